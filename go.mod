@@ -3,6 +3,7 @@ module github.com/mcpfleet/mcpfleet
 go 1.26.0
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/tiktoken-go/tokenizer v0.10.0
 )
