@@ -1,0 +1,5 @@
+package fleet
+
+func kubernetesKind() kindSpec {
+	return kindSpec{Tools: func() []toolSpec { return nil }}
+}

@@ -1,0 +1,182 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// param is one argument of a simulated tool.
+type param struct {
+	Name     string
+	Type     string // string | integer | number | boolean | array | object
+	Desc     string
+	Required bool
+	Enum     []string
+	Items    string           // item type for arrays ("string", "integer", "object")
+	Props    []param          // properties for objects, or for array items of type object
+	Default  any              // optional default value
+	Extra    map[string]any   // any further schema keywords (minimum, pattern, ...)
+}
+
+// handler answers a call from the incident data. in describes the server
+// being called; args are the decoded arguments.
+type handler func(ctx context.Context, in Instance, args map[string]any) (*mcp.CallToolResult, error)
+
+// toolSpec is one simulated tool.
+type toolSpec struct {
+	Name        string
+	Title       string
+	Desc        string
+	ReadOnly    bool // readOnlyHint; write tools leave it false
+	Destructive bool // destructiveHint
+	Params      []param
+	Handle      handler // nil: answered by the kind's default handler
+}
+
+// Instance identifies one running simulated server.
+type Instance struct {
+	Kind     string
+	Name     string
+	ReadOnly bool // a read-only instance does not expose write tools
+}
+
+// kindSpec is one kind of simulated server.
+type kindSpec struct {
+	// Tools lists every tool of the kind; a read-only instance keeps only
+	// those with ReadOnly set.
+	Tools func() []toolSpec
+	// Default answers tools that have no handler of their own.
+	Default handler
+}
+
+func (p param) schema() map[string]any {
+	s := map[string]any{"type": p.Type}
+	if p.Desc != "" {
+		s["description"] = p.Desc
+	}
+	if len(p.Enum) > 0 {
+		s["enum"] = p.Enum
+	}
+	if p.Default != nil {
+		s["default"] = p.Default
+	}
+	switch p.Type {
+	case "array":
+		item := map[string]any{"type": p.Items}
+		if p.Items == "" {
+			item["type"] = "string"
+		}
+		if p.Items == "object" && len(p.Props) > 0 {
+			item = objectSchema(p.Props)
+		}
+		s["items"] = item
+	case "object":
+		if len(p.Props) > 0 {
+			o := objectSchema(p.Props)
+			o["description"] = p.Desc
+			s = o
+		}
+	}
+	for k, v := range p.Extra {
+		s[k] = v
+	}
+	return s
+}
+
+func objectSchema(params []param) map[string]any {
+	props := map[string]any{}
+	var req []string
+	for _, p := range params {
+		props[p.Name] = p.schema()
+		if p.Required {
+			req = append(req, p.Name)
+		}
+	}
+	o := map[string]any{"type": "object", "properties": props}
+	if len(req) > 0 {
+		sort.Strings(req)
+		o["required"] = req
+	}
+	return o
+}
+
+// mcpTool builds the MCP tool definition with explicit hints: mcp-go's
+// defaults (destructive, open-world) would be wrong for read tools.
+func (t toolSpec) mcpTool() mcp.Tool {
+	raw, err := json.Marshal(objectSchema(t.Params))
+	if err != nil {
+		panic(fmt.Sprintf("fleet: tool %s: %v", t.Name, err)) // programmer error in a static table
+	}
+	ro, destr, idem, open := t.ReadOnly, t.Destructive, t.ReadOnly, true
+	return mcp.Tool{
+		Name:           t.Name,
+		Title:          t.Title,
+		Description:    t.Desc,
+		RawInputSchema: raw,
+		Annotations: mcp.ToolAnnotation{
+			Title:           t.Title,
+			ReadOnlyHint:    &ro,
+			DestructiveHint: &destr,
+			IdempotentHint:  &idem,
+			OpenWorldHint:   &open,
+		},
+	}
+}
+
+// NewServer returns the simulated MCP server for one instance.
+func NewServer(in Instance) (*server.MCPServer, error) {
+	ks, ok := kinds()[in.Kind]
+	if !ok {
+		return nil, fmt.Errorf("fleet: unknown kind %q (have %v)", in.Kind, Kinds())
+	}
+	s := server.NewMCPServer(in.Name, "0.1.0", server.WithToolCapabilities(true))
+	for _, t := range ks.Tools() {
+		if in.ReadOnly && !t.ReadOnly {
+			continue
+		}
+		h := t.Handle
+		if h == nil {
+			h = ks.Default
+		}
+		s.AddTool(t.mcpTool(), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return h(ctx, in, req.GetArguments())
+		})
+	}
+	return s, nil
+}
+
+// Kinds lists the simulated kinds, sorted.
+func Kinds() []string {
+	var ks []string
+	for k := range kinds() {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Tools returns the tool definitions an instance exposes, without starting it.
+func Tools(in Instance) ([]mcp.Tool, error) {
+	ks, ok := kinds()[in.Kind]
+	if !ok {
+		return nil, fmt.Errorf("fleet: unknown kind %q (have %v)", in.Kind, Kinds())
+	}
+	var out []mcp.Tool
+	for _, t := range ks.Tools() {
+		if in.ReadOnly && !t.ReadOnly {
+			continue
+		}
+		out = append(out, t.mcpTool())
+	}
+	return out, nil
+}
+
+// text is a convenience for a plain-text result.
+func text(format string, a ...any) *mcp.CallToolResult {
+	return mcp.NewToolResultText(fmt.Sprintf(format, a...))
+}

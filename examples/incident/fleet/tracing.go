@@ -1,0 +1,5 @@
+package fleet
+
+func tracingKind() kindSpec {
+	return kindSpec{Tools: func() []toolSpec { return nil }}
+}
