@@ -1,0 +1,219 @@
+package config
+
+import (
+	"maps"
+	"net/url"
+	"slices"
+	"time"
+)
+
+// Defaults applied by [Load] and [LoadBytes] to zero fields.
+const (
+	DefaultDeferredTools  = "auto"
+	DefaultCallTimeout    = 60 * time.Second
+	DefaultConnectTimeout = 20 * time.Second
+	DefaultMaxInFlight    = 16
+	DefaultOffloadTokens  = 8000
+	DefaultJoinSeparator  = " "
+	// MaxCatalogLine is the longest catalog_lines entry, in characters.
+	MaxCatalogLine = 120
+)
+
+// Transports accepted in Server.Transport.
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "http"
+	TransportSSE   = "sse"
+)
+
+// Redaction replaces secret values in [Fleet.Redacted].
+const Redaction = "[redacted]"
+
+// Fleet is the whole configuration file: the servers and per-kind settings.
+type Fleet struct {
+	DeferredTools string                  `koanf:"deferred_tools" json:"deferred_tools,omitempty"`
+	Servers       []Server                `koanf:"servers" json:"servers"`
+	KindSettings  map[string]KindSettings `koanf:"kind_settings" json:"kind_settings,omitempty"`
+	// Dir is the folder of the loaded file, against which relative paths
+	// were resolved; "" for LoadBytes without a dir.
+	Dir string `koanf:"-" json:"-"`
+}
+
+// Server is one upstream MCP server.
+type Server struct {
+	Name      string            `koanf:"name" json:"name"`
+	Kind      string            `koanf:"kind" json:"kind,omitempty"`
+	Transport string            `koanf:"transport" json:"transport,omitempty"`
+	Command   string            `koanf:"command" json:"command,omitempty"`
+	Args      []string          `koanf:"args" json:"args,omitempty"`
+	Env       map[string]string `koanf:"env" json:"env,omitempty"`
+	URL       string            `koanf:"url" json:"url,omitempty"`
+	Headers   map[string]string `koanf:"headers" json:"headers,omitempty"`
+
+	CallTimeout    time.Duration `koanf:"call_timeout" json:"call_timeout,omitempty"`       // default 60s when 0
+	ConnectTimeout time.Duration `koanf:"connect_timeout" json:"connect_timeout,omitempty"` // default 20s when 0
+	MaxInFlight    int           `koanf:"max_in_flight" json:"max_in_flight,omitempty"`     // default 16 when 0
+
+	ArgsTransformer   []string            `koanf:"args_transformer" json:"args_transformer,omitempty"`
+	FieldMap          map[string]string   `koanf:"field_map" json:"field_map,omitempty"`
+	JoinSeparator     string              `koanf:"join_separator" json:"join_separator,omitempty"`
+	CoreTools         []string            `koanf:"core_tools" json:"core_tools,omitempty"`
+	AllowPlaceholders []string            `koanf:"allow_placeholders" json:"allow_placeholders,omitempty"` // tool names (or "*") where "none", "null" etc. are real values
+	Scopes            map[string][]string `koanf:"tool_scopes" json:"tool_scopes,omitempty"`               // tool -> required scopes override
+}
+
+// KindSettings applies to every server of one kind.
+type KindSettings struct {
+	ArgsTransformer   []string            `koanf:"args_transformer" json:"args_transformer,omitempty"`
+	FieldMap          map[string]string   `koanf:"field_map" json:"field_map,omitempty"`
+	JoinSeparator     string              `koanf:"join_separator" json:"join_separator,omitempty"`
+	CoreTools         []string            `koanf:"core_tools" json:"core_tools,omitempty"`
+	CatalogLines      map[string]string   `koanf:"catalog_lines" json:"catalog_lines,omitempty"`           // tool -> one-line catalog entry (<=120 chars)
+	Aliases           map[string][]string `koanf:"aliases" json:"aliases,omitempty"`                       // tool -> user phrasings for search
+	AvoidWhen         map[string]string   `koanf:"avoid_when" json:"avoid_when,omitempty"`                 // tool -> "don't use when..." hint
+	ToolScopes        map[string][]string `koanf:"tool_scopes" json:"tool_scopes,omitempty"`               // tool -> required scopes
+	OffloadTokens     int                 `koanf:"offload_tokens" json:"offload_tokens,omitempty"`         // 0 = default 8000
+	AllowPlaceholders []string            `koanf:"allow_placeholders" json:"allow_placeholders,omitempty"` // tool names (or "*")
+}
+
+// BuiltinTransformers returns the names of the argument transformers that
+// ship with mcpfleet, in a fresh slice the caller may change.
+func BuiltinTransformers() []string {
+	return []string{"camelCase", "snakeCase", "joinArrays", "splitStrings", "singularResourceType", "coerceTypes", "dropUnknown"}
+}
+
+// KindName is the server's kind: Kind, or Name when Kind is empty, so a
+// server without a kind is a kind of its own.
+func (s Server) KindName() string {
+	if s.Kind != "" {
+		return s.Kind
+	}
+	return s.Name
+}
+
+// Server returns the server with the given name.
+func (f *Fleet) Server(name string) (Server, bool) {
+	for _, s := range f.Servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Server{}, false
+}
+
+// Settings returns the settings of a kind, or the zero value if it has none.
+func (f *Fleet) Settings(kind string) KindSettings {
+	return f.KindSettings[kind]
+}
+
+// Transformers returns the transformer names for a server: its kind's list,
+// then its own, with duplicates dropped (the first one wins) so a server
+// can add to its kind's list without repeating it. Unknown server: nil.
+func (f *Fleet) Transformers(server string) []string {
+	s, ok := f.Server(server)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, name := range slices.Concat(f.Settings(s.KindName()).ArgsTransformer, s.ArgsTransformer) {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// FieldMap returns the kind's field map merged with the server's; the
+// server's entry wins per key. It is a fresh map, nil when both are empty.
+func (f *Fleet) FieldMap(server string) map[string]string {
+	s, ok := f.Server(server)
+	if !ok {
+		return nil
+	}
+	kind := f.Settings(s.KindName()).FieldMap
+	if len(kind) == 0 && len(s.FieldMap) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(kind)+len(s.FieldMap))
+	maps.Copy(out, kind)
+	maps.Copy(out, s.FieldMap)
+	return out
+}
+
+// Separator returns the join separator for a server: its own, else its
+// kind's, else a single space.
+func (f *Fleet) Separator(server string) string {
+	s, ok := f.Server(server)
+	if ok && s.JoinSeparator != "" {
+		return s.JoinSeparator
+	}
+	if ok {
+		if sep := f.Settings(s.KindName()).JoinSeparator; sep != "" {
+			return sep
+		}
+	}
+	return DefaultJoinSeparator
+}
+
+// Redacted returns a deep copy safe to log or print: every env value and
+// header value becomes "[redacted]", and a password in a URL is masked.
+func (f *Fleet) Redacted() *Fleet {
+	out := f.clone()
+	for i := range out.Servers {
+		s := &out.Servers[i]
+		for k := range s.Env {
+			s.Env[k] = Redaction
+		}
+		for k := range s.Headers {
+			s.Headers[k] = Redaction
+		}
+		if u, err := url.Parse(s.URL); err == nil && u.User != nil {
+			if _, has := u.User.Password(); has {
+				s.URL = u.Redacted()
+			}
+		}
+	}
+	return out
+}
+
+func (f *Fleet) clone() *Fleet {
+	out := *f
+	out.Servers = slices.Clone(f.Servers)
+	for i := range out.Servers {
+		s := &out.Servers[i]
+		s.Args = slices.Clone(s.Args)
+		s.Env = maps.Clone(s.Env)
+		s.Headers = maps.Clone(s.Headers)
+		s.ArgsTransformer = slices.Clone(s.ArgsTransformer)
+		s.FieldMap = maps.Clone(s.FieldMap)
+		s.CoreTools = slices.Clone(s.CoreTools)
+		s.AllowPlaceholders = slices.Clone(s.AllowPlaceholders)
+		s.Scopes = cloneLists(s.Scopes)
+	}
+	if f.KindSettings != nil {
+		out.KindSettings = make(map[string]KindSettings, len(f.KindSettings))
+		for k, ks := range f.KindSettings {
+			ks.ArgsTransformer = slices.Clone(ks.ArgsTransformer)
+			ks.FieldMap = maps.Clone(ks.FieldMap)
+			ks.CoreTools = slices.Clone(ks.CoreTools)
+			ks.CatalogLines = maps.Clone(ks.CatalogLines)
+			ks.Aliases = cloneLists(ks.Aliases)
+			ks.AvoidWhen = maps.Clone(ks.AvoidWhen)
+			ks.ToolScopes = cloneLists(ks.ToolScopes)
+			ks.AllowPlaceholders = slices.Clone(ks.AllowPlaceholders)
+			out.KindSettings[k] = ks
+		}
+	}
+	return &out
+}
+
+func cloneLists(m map[string][]string) map[string][]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string][]string, len(m))
+	for k, v := range m {
+		out[k] = slices.Clone(v)
+	}
+	return out
+}

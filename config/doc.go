@@ -1,0 +1,181 @@
+// Package config loads and validates the fleet file into plain data,
+// listing every problem at once.
+//
+// A fleet file names the MCP servers mcpfleet multiplexes and the settings
+// shared by servers of one kind. [Load] reads it (YAML for .yaml/.yml, JSON
+// for .json), applies MCPFLEET_* environment overrides, expands ${VAR},
+// resolves relative paths against the file's folder, fills defaults and
+// calls [Fleet.Validate]. A bad file yields one *[ValidationError] whose
+// [Problem] list names every mistake with its location, the bad value, the
+// valid choices and, when one is close, the nearest by edit distance:
+//
+//	config: 2 problems:
+//	  - servers[2] (k8s-1): transport: got "htp", want one of stdio, http, sse (did you mean "http"?)
+//	  - kind_settings.kubernets: kind: got "kubernets", want a kind some server has: gitlab, kubernetes (did you mean "kubernetes"?)
+//
+// Env and header values are secrets: no error text ever contains one, and
+// [Fleet.Redacted] gives a copy that is safe to print.
+//
+// # Example
+//
+//	deferred_tools: auto
+//	servers:
+//	  - name: k8s-1
+//	    kind: kubernetes
+//	    transport: stdio
+//	    command: kubernetes-mcp-server
+//	    args: ["--read-only"]
+//	    env: {KUBECONFIG: "${HOME}/.kube/c1"}
+//	  - name: gitlab-a
+//	    kind: gitlab
+//	    transport: http
+//	    url: https://gitlab-a.example/mcp
+//	    headers: {Authorization: "Bearer ${GITLAB_A_TOKEN}"}
+//	    call_timeout: 30s
+//	kind_settings:
+//	  kubernetes:
+//	    args_transformer: [camelCase, singularResourceType]
+//	    field_map: {podName: name, pod: name}
+//
+// The same document in JSON loads to the same [Fleet].
+//
+// # Top-level keys
+//
+//   - deferred_tools (string, default "auto"): whether tool definitions are
+//     withheld from the model until it asks for them. "on" always defers,
+//     "off" never does, "auto" lets mcpfleet decide, "auto:N%" defers when
+//     all definitions exceed N percent (0 < N <= 100) of the context window,
+//     "auto:N" when they exceed N tokens. [ParseDeferred] parses it.
+//   - servers (list, required, at least one): the upstream servers, below.
+//   - kind_settings (map of kind to settings): settings shared by every
+//     server of a kind, below. Each key must be the kind of some server.
+//
+// Any other key is reported as a problem, with the nearest valid key, so a
+// typo such as "comand" cannot silently drop configuration.
+//
+// # Server keys
+//
+//   - name (string, required): unique; must match [a-z0-9][a-z0-9_-]*.
+//   - kind (string, default: the name): servers of one kind run the same
+//     software and are shown to the model as one tool set.
+//   - transport (string): stdio, http (streamable HTTP) or sse. Default:
+//     stdio when command is set, else http when url is set.
+//   - command (string, required for stdio): the program to start. ${VAR}
+//     expands. A command with a "/" that is not absolute resolves against
+//     the config file's folder; a bare name such as "npx" is looked up in
+//     PATH when started.
+//   - args (list of strings): command arguments. ${VAR} expands; an
+//     argument starting with "./" or "../" resolves against the file's
+//     folder.
+//   - env (map of strings): extra environment for the command. Values
+//     expand ${VAR} and resolve "./" and "../" like args. Values are
+//     secret: never printed in errors, "[redacted]" in [Fleet.Redacted].
+//   - url (string, required for http and sse): an http:// or https:// URL.
+//     ${VAR} expands.
+//   - headers (map of strings): HTTP headers sent with every request.
+//     Values expand ${VAR} and are secret like env values.
+//   - call_timeout (duration such as "30s", default 60s): limit per tool
+//     call.
+//   - connect_timeout (duration, default 20s): limit to connect and
+//     initialize.
+//   - max_in_flight (integer, default 16): concurrent calls to this server.
+//   - args_transformer (list of names): argument transformers to apply
+//     after the kind's list; see Transformers below.
+//   - field_map (map of strings): argument renames, merged over the kind's.
+//   - join_separator (string): separator used by joinArrays; overrides the
+//     kind's.
+//   - core_tools (list of tool names): tools always shown to the model even
+//     when tools are deferred.
+//   - allow_placeholders (list of tool names, or "*"): tools where values
+//     such as "none" or "null" are real arguments, not placeholders to
+//     reject.
+//   - tool_scopes (map of tool to list of scopes): required scopes,
+//     overriding the kind's tool_scopes for this server.
+//
+// A duration is a Go duration string ("30s", "1m30s"). A bare integer is
+// read as nanoseconds, which is what encoding/json writes for a Go
+// time.Duration; a bare integer under one millisecond is refused, because
+// "call_timeout: 30" almost surely lacks its unit. Negative durations and
+// counts are problems. A zero value means the default.
+//
+// # Kind settings keys
+//
+//   - args_transformer (list of names): transformers for every server of
+//     the kind, applied before the server's own.
+//   - field_map (map of strings): argument renames, e.g. {podName: name}.
+//   - join_separator (string, default " "): separator used by joinArrays.
+//   - core_tools (list of tool names): tools always shown to the model.
+//   - catalog_lines (map of tool to string): the one-line catalog entry for
+//     a tool, at most 120 characters, no line breaks.
+//   - aliases (map of tool to list of strings): phrasings users use for the
+//     tool, to help search find it.
+//   - avoid_when (map of tool to string): a "don't use when..." hint.
+//   - tool_scopes (map of tool to list of scopes): scopes a tool requires.
+//   - offload_tokens (integer, default 8000): tool results above this many
+//     tokens are kept out of the model's context.
+//   - allow_placeholders (list of tool names, or "*"): as for servers.
+//
+// # Merging kind and server settings
+//
+// [Fleet.Transformers] is the kind's list then the server's, duplicates
+// dropped (first wins). [Fleet.FieldMap] is the kind's map with the
+// server's entries laid over it. [Fleet.Separator] is the server's
+// join_separator, else the kind's, else " ".
+//
+// # Transformers
+//
+// Transformer names are checked against [BuiltinTransformers] (camelCase,
+// snakeCase, joinArrays, splitStrings, singularResourceType, coerceTypes,
+// dropUnknown) plus the extra names passed to [Load], which is how custom
+// transformers registered with the multiplexer are accepted.
+//
+// # Variables
+//
+// In command, args, env values, url and header values, ${VAR} is replaced
+// by the environment variable VAR and ${VAR:-default} by VAR, or by default
+// when VAR is unset or empty. An unset variable without a default becomes
+// the empty string; this is not an error. Only the braced form expands, so
+// "$1" or "$HOME" in an argument stays as written; "$${" is a literal "${".
+// Expansion happens before paths are resolved, so "${ROOT:-.}/bin/tool"
+// works.
+//
+// # Environment overrides
+//
+// Variables starting with MCPFLEET_ override the file (they are read with
+// koanf's env provider). After the prefix, "__" separates levels and each
+// level is lowercased:
+//
+//	MCPFLEET_DEFERRED_TOOLS=off                            deferred_tools
+//	MCPFLEET_KIND_SETTINGS__KUBERNETES__JOIN_SEPARATOR=,   kind_settings.kubernetes.join_separator
+//	MCPFLEET_SERVERS__K8S_1__URL=https://k8s-1/mcp         url of the server named k8s-1
+//	MCPFLEET_SERVERS__GITLAB_A__HEADERS__Authorization=... one header of gitlab-a
+//	MCPFLEET_KIND_SETTINGS__KUBERNETES__FIELD_MAP__podName=name
+//
+// The rules:
+//
+//   - A server is addressed by name, matched case-insensitively with "_"
+//     standing for "-" (K8S_1 is k8s-1). It must already be in the file:
+//     overrides change servers, they do not add them. A name that matches
+//     no server is a problem.
+//   - A kind is matched the same way against the kinds in the file; an
+//     unmatched kind is lowercased and creates that kind's settings (which
+//     Validate then requires some server to have).
+//   - Any server or kind settings key can be set. For a map key (env,
+//     headers, field_map, catalog_lines, aliases, avoid_when, tool_scopes)
+//     one more level names the entry, and that entry name keeps its case.
+//   - List values (args, args_transformer, core_tools, allow_placeholders,
+//     and the lists in aliases and tool_scopes) are comma-separated; spaces
+//     around items are trimmed.
+//   - Numbers and durations are written as in the file ("30s", "8").
+//   - Other MCPFLEET_ variables (for example ones the CLI reads) are
+//     ignored. An unknown key under SERVERS__ or KIND_SETTINGS__ is a
+//     problem.
+//
+// Overrides apply before ${VAR} expansion, so an override may use ${VAR}.
+//
+// # Order of steps
+//
+// Parse, apply environment overrides, decode (unknown keys and wrong types
+// become problems), expand ${VAR}, resolve relative paths, fill defaults,
+// validate. [Fleet.Dir] records the folder paths were resolved against.
+package config

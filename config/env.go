@@ -1,0 +1,171 @@
+package config
+
+import (
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/knadh/koanf/providers/env/v2"
+)
+
+// EnvPrefix starts every environment override.
+const EnvPrefix = "MCPFLEET_"
+
+// envOverrides reads MCPFLEET_* variables into a nested map shaped like the
+// file, using names from raw to address servers and kinds. Variables
+// under SERVERS__ or KIND_SETTINGS__ that address nothing are problems; other
+// MCPFLEET_ names are left alone, since the CLI may use that prefix too.
+func envOverrides(raw map[string]any, environ func() []string) (map[string]any, []Problem) {
+	servers := rawServerNames(raw)
+	kinds := rawKindNames(raw)
+	var problems []Problem
+	transform := func(name, value string) (string, any) {
+		segs := strings.Split(strings.TrimPrefix(name, EnvPrefix), "__")
+		top := strings.ToLower(segs[0])
+		bad := func(got, want, hint string) (string, any) {
+			problems = append(problems, Problem{Field: name, Value: got, Want: want, Hint: hint})
+			return "", nil
+		}
+		switch {
+		case top == "deferred_tools" && len(segs) == 1:
+			return "deferred_tools", value
+		case top == "servers" && len(segs) >= 3:
+			server, ok := matchName(segs[1], servers)
+			if !ok {
+				return bad(segs[1], "the name of a server in the file: "+strings.Join(servers, ", "), suggest(segs[1], servers))
+			}
+			return envField(reflect.TypeFor[Server](), []string{"servers", server}, segs[2:], value, bad)
+		case top == "kind_settings" && len(segs) >= 3:
+			kind, ok := matchName(segs[1], kinds)
+			if !ok {
+				kind = strings.ToLower(segs[1]) // a new kind's settings; Validate checks some server has it
+			}
+			return envField(reflect.TypeFor[KindSettings](), []string{"kind_settings", kind}, segs[2:], value, bad)
+		}
+		return "", nil
+	}
+	if environ == nil {
+		environ = os.Environ
+	}
+	m, _ := env.Provider(".", env.Opt{Prefix: EnvPrefix, TransformFunc: transform, EnvironFunc: environ}).Read()
+	return m, problems
+}
+
+// envField maps the segments after a server or kind to a key path. Keys
+// are lowercased, but a map entry's key keeps its case (FIELD_MAP__podName).
+// Lists are comma-separated.
+func envField(t reflect.Type, path, segs []string, value string,
+	bad func(got, want, hint string) (string, any)) (string, any) {
+	key := strings.ToLower(segs[0])
+	known := keysOf(t)
+	f, ok := fieldByKey(reflect.New(t).Elem(), key)
+	if !ok {
+		return bad(segs[0], "one of "+strings.Join(sortedCopy(known), ", "), suggest(key, known))
+	}
+	path = append(path, key)
+	ft := f.Type()
+	if ft.Kind() == reflect.Map {
+		if len(segs) != 2 || segs[1] == "" {
+			return bad("", key+"__<KEY> naming one entry of the map", "")
+		}
+		path = append(path, segs[1])
+		ft = ft.Elem()
+	} else if len(segs) != 1 {
+		return bad("", "no __ after "+strings.ToUpper(key), "")
+	}
+	if ft.Kind() == reflect.Slice {
+		items := []any{}
+		for item := range strings.SplitSeq(value, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				items = append(items, item)
+			}
+		}
+		return strings.Join(path, "."), items
+	}
+	return strings.Join(path, "."), value
+}
+
+// matchName finds the name an env segment stands for: case-insensitive,
+// with '_' matching '-', because env names cannot hold '-'.
+func matchName(seg string, names []string) (string, bool) {
+	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "-", "_") }
+	for _, n := range names {
+		if norm(n) == norm(seg) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+func rawServerNames(raw map[string]any) []string {
+	var names []string
+	list, _ := raw["servers"].([]any)
+	for _, item := range list {
+		m, _ := asMap(item)
+		if s, ok := scalar(m["name"]); ok && s != "" && !slices.Contains(names, s) {
+			names = append(names, s)
+		}
+	}
+	return names
+}
+
+func rawKindNames(raw map[string]any) []string {
+	ks, _ := asMap(raw["kind_settings"])
+	names := sortedKeys(ks)
+	list, _ := raw["servers"].([]any)
+	for _, item := range list {
+		m, _ := asMap(item)
+		for _, key := range []string{"kind", "name"} {
+			if s, ok := scalar(m[key]); ok && s != "" {
+				names = append(names, s)
+				break
+			}
+		}
+	}
+	return names
+}
+
+// mergeEnv lays the env overrides over the parsed file.
+func mergeEnv(raw, over map[string]any) {
+	if v, ok := over["deferred_tools"]; ok {
+		raw["deferred_tools"] = v
+	}
+	if ks, ok := asMap(over["kind_settings"]); ok {
+		dst, isMap := asMap(raw["kind_settings"])
+		if raw["kind_settings"] == nil {
+			dst, isMap = map[string]any{}, true
+		}
+		if isMap { // a non-map is reported by the decoder
+			deepMerge(dst, ks)
+			raw["kind_settings"] = dst
+		}
+	}
+	if srv, ok := asMap(over["servers"]); ok {
+		list, _ := raw["servers"].([]any)
+		for i, item := range list {
+			m, ok := asMap(item)
+			if !ok {
+				continue
+			}
+			name, _ := scalar(m["name"])
+			if o, ok := asMap(srv[name]); ok && name != "" {
+				deepMerge(m, o)
+				list[i] = m
+			}
+		}
+	}
+}
+
+func deepMerge(dst, src map[string]any) {
+	for k, v := range src {
+		sm, srcIsMap := v.(map[string]any)
+		dm, dstIsMap := asMap(dst[k])
+		if srcIsMap && dstIsMap {
+			deepMerge(dm, sm)
+			dst[k] = dm
+			continue
+		}
+		dst[k] = v
+	}
+}

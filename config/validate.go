@@ -1,0 +1,221 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// transports in the order messages list them.
+func transports() []string { return []string{TransportStdio, TransportHTTP, TransportSSE} }
+
+// Validate checks the fleet and returns a *[ValidationError] listing every
+// problem, or nil. transformers are all accepted transformer names (built-ins
+// plus any custom ones); nil means [BuiltinTransformers]. Validate does not
+// change f: an empty transport is judged as the default it would get.
+func (f *Fleet) Validate(transformers []string) error {
+	if transformers == nil {
+		transformers = BuiltinTransformers()
+	}
+	var ps []Problem
+	add := func(p Problem) { ps = append(ps, p) }
+
+	if f.DeferredTools != "" {
+		if _, err := ParseDeferred(f.DeferredTools); err != nil {
+			add(Problem{Field: "deferred_tools", Value: f.DeferredTools,
+				Want: "one of on, off, auto, auto:N%, auto:N",
+				Hint: suggest(f.DeferredTools, []string{"on", "off", "auto"})})
+		}
+	}
+	if len(f.Servers) == 0 {
+		add(Problem{Field: "servers", Want: "at least one server"})
+	}
+
+	firstIndex := map[string]int{}
+	kinds := map[string]bool{}
+	for i, s := range f.Servers {
+		loc := serverLoc(i, s.Name)
+		kinds[s.KindName()] = true
+		switch {
+		case s.Name == "":
+			add(Problem{Server: loc, Field: "name", Want: "a name matching [a-z0-9][a-z0-9_-]*"})
+		case !namePattern.MatchString(s.Name):
+			add(Problem{Server: loc, Field: "name", Value: s.Name,
+				Want: "a name matching [a-z0-9][a-z0-9_-]*", Hint: sanitizeName(s.Name)})
+		}
+		if j, dup := firstIndex[s.Name]; dup && s.Name != "" {
+			add(Problem{Server: loc, Field: "name", Value: s.Name,
+				Want: fmt.Sprintf("a unique name (servers[%d] has it too)", j)})
+		} else {
+			firstIndex[s.Name] = i
+		}
+		f.validateConnection(loc, s, add)
+		if s.CallTimeout < 0 {
+			add(Problem{Server: loc, Field: "call_timeout", Value: s.CallTimeout.String(), Want: "a duration >= 0 (0 means 60s)"})
+		}
+		if s.ConnectTimeout < 0 {
+			add(Problem{Server: loc, Field: "connect_timeout", Value: s.ConnectTimeout.String(), Want: "a duration >= 0 (0 means 20s)"})
+		}
+		if s.MaxInFlight < 0 {
+			add(Problem{Server: loc, Field: "max_in_flight", Value: fmt.Sprint(s.MaxInFlight), Want: "a number >= 0 (0 means 16)"})
+		}
+		checkTransformers(loc, s.ArgsTransformer, transformers, add)
+		// Keys only: the values may be secrets.
+		for _, k := range sortedKeys(s.Env) {
+			if k == "" || strings.ContainsAny(k, "=\x00") {
+				add(Problem{Server: loc, Field: "env", Value: k, Want: "variable names without '=' or NUL, not empty"})
+			}
+		}
+		for _, k := range sortedKeys(s.Headers) {
+			if !validHeaderName(k) {
+				add(Problem{Server: loc, Field: "headers", Value: k, Want: "header names made of letters, digits and !#$%&'*+-.^_`|~"})
+			}
+		}
+	}
+
+	kindList := sortedKeys(kinds)
+	for _, kind := range sortedKeys(f.KindSettings) {
+		ks := f.KindSettings[kind]
+		loc := "kind_settings." + kind
+		if !kinds[kind] {
+			add(Problem{Server: loc, Field: "kind", Value: kind,
+				Want: "a kind some server has: " + strings.Join(kindList, ", "), Hint: suggest(kind, kindList)})
+		}
+		checkTransformers(loc, ks.ArgsTransformer, transformers, add)
+		for _, tool := range sortedKeys(ks.CatalogLines) {
+			line := ks.CatalogLines[tool]
+			if n := utf8.RuneCountInString(line); n > MaxCatalogLine {
+				add(Problem{Server: loc, Field: "catalog_lines." + tool,
+					Want: fmt.Sprintf("at most %d characters, got %d", MaxCatalogLine, n)})
+			}
+			if strings.ContainsAny(line, "\r\n") {
+				add(Problem{Server: loc, Field: "catalog_lines." + tool, Want: "a single line"})
+			}
+		}
+		if ks.OffloadTokens < 0 {
+			add(Problem{Server: loc, Field: "offload_tokens", Value: fmt.Sprint(ks.OffloadTokens),
+				Want: fmt.Sprintf("a token count >= 0 (0 means %d)", DefaultOffloadTokens)})
+		}
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	return &ValidationError{Problems: ps}
+}
+
+func (f *Fleet) validateConnection(loc string, s Server, add func(Problem)) {
+	switch t := s.effectiveTransport(); t {
+	case "":
+		add(Problem{Server: loc, Field: "command", Want: "a command (transport stdio) or a url (transport http or sse)"})
+	case TransportStdio:
+		if s.Command == "" {
+			add(Problem{Server: loc, Field: "command", Want: "a command to run, since transport is stdio"})
+		}
+	case TransportHTTP, TransportSSE:
+		if s.URL == "" {
+			add(Problem{Server: loc, Field: "url", Want: "an http:// or https:// URL, since transport is " + t})
+			return
+		}
+		u, err := url.Parse(s.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			add(Problem{Server: loc, Field: "url", Value: safeURL(s.URL, u, err), Want: "an http:// or https:// URL with a host"})
+		}
+	default:
+		add(Problem{Server: loc, Field: "transport", Value: t,
+			Want: "one of " + strings.Join(transports(), ", "), Hint: suggest(t, transports())})
+	}
+}
+
+// safeURL shows a bad URL without the parts that may carry credentials.
+func safeURL(raw string, u *url.URL, err error) string {
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	if u.User == nil && u.RawQuery == "" && u.Fragment == "" {
+		return raw
+	}
+	c := *u
+	c.User, c.RawQuery, c.Fragment = nil, "", ""
+	return c.String()
+}
+
+func checkTransformers(loc string, names, valid []string, add func(Problem)) {
+	for _, n := range names {
+		if !slices.Contains(valid, n) {
+			add(Problem{Server: loc, Field: "args_transformer", Value: n,
+				Want: "one of " + strings.Join(valid, ", "), Hint: suggest(n, valid)})
+		}
+	}
+}
+
+func validHeaderName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// sanitizeName proposes a valid server name close to a bad one.
+func sanitizeName(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	s := strings.TrimLeft(b.String(), "-_")
+	if !namePattern.MatchString(s) {
+		return ""
+	}
+	return s
+}
+
+// suggest returns the choice nearest to got by case-insensitive edit
+// distance, or "" when none is close enough to be a plausible typo.
+func suggest(got string, choices []string) string {
+	best, bestD := "", -1
+	g := strings.ToLower(got)
+	for _, c := range choices {
+		d := levenshtein(g, strings.ToLower(c))
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD < 0 || best == got || bestD > max(2, utf8.RuneCountInString(got)/3) {
+		return ""
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
