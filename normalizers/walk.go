@@ -1,0 +1,151 @@
+package normalizers
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// levelFunc rewrites the keys of one object level. node is the level's
+// schema, nil in schema-less mode. It returns changed=true only with a fresh
+// map; it never writes to obj.
+type levelFunc func(node, obj map[string]any, path string) (out map[string]any, changed bool, err error)
+
+// valueFunc rewrites one value whose schema node is known (never nil). key
+// is the property name, "" for array elements. It never writes into v.
+type valueFunc func(node map[string]any, key string, v any, path string) (out any, act action, err error)
+
+type action int
+
+const (
+	keep action = iota
+	replace
+	remove // delete the property; ignored for array elements
+)
+
+// walker visits an argument tree alongside its schema, copy-on-write: the
+// input is never mutated and unchanged subtrees are shared with the output.
+type walker struct {
+	s     schemaView
+	free  bool // schema-less mode: the top level declares no properties
+	level levelFunc
+	value valueFunc
+}
+
+func newWalker(schema map[string]any, level levelFunc, value valueFunc) walker {
+	return walker{s: schemaView{root: schema}, free: !hasProperties(schema), level: level, value: value}
+}
+
+func (w walker) run(args map[string]any) (map[string]any, error) {
+	if args == nil {
+		return nil, nil
+	}
+	var node map[string]any
+	if !w.free {
+		node = w.s.root
+	}
+	out, _, err := w.object(node, args, "", 0)
+	return out, err
+}
+
+func (w walker) object(node, obj map[string]any, path string, depth int) (map[string]any, bool, error) {
+	if depth > maxDepth {
+		return obj, false, nil
+	}
+	res, changed := obj, false
+	if w.level != nil {
+		var err error
+		res, changed, err = w.level(node, obj, path)
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	// Sorted so that the first error reported is the same on every run.
+	for _, k := range slices.Sorted(maps.Keys(res)) {
+		var child map[string]any
+		if !w.free {
+			if child = w.s.prop(node, k); child == nil {
+				continue // undeclared: we know nothing, so we change nothing
+			}
+		}
+		nv, ch, del, err := w.walkValue(child, k, res[k], path+"/"+escape(k), depth+1)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ch && !del {
+			continue
+		}
+		if !changed {
+			res, changed = maps.Clone(res), true
+		}
+		if del {
+			delete(res, k)
+		} else {
+			res[k] = nv
+		}
+	}
+	return res, changed, nil
+}
+
+func (w walker) walkValue(node map[string]any, key string, v any, path string, depth int) (out any, changed, deleted bool, err error) {
+	if depth > maxDepth {
+		return v, false, false, nil
+	}
+	if node != nil && w.value != nil {
+		nv, act, err := w.value(node, key, v, path)
+		if err != nil {
+			return nil, false, false, err
+		}
+		switch act {
+		case remove:
+			if key != "" {
+				return nil, false, true, nil
+			}
+		case replace:
+			v, changed = nv, true
+		}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		m, ch, err := w.object(node, x, path, depth)
+		if err != nil {
+			return nil, false, false, err
+		}
+		if ch {
+			return m, true, false, nil
+		}
+	case []any:
+		var item map[string]any
+		if !w.free {
+			if item = w.s.items(node); item == nil {
+				break
+			}
+		}
+		var res []any
+		for i, e := range x {
+			ne, ch, _, err := w.walkValue(item, "", e, path+"/"+strconv.Itoa(i), depth+1)
+			if err != nil {
+				return nil, false, false, err
+			}
+			if ch {
+				if res == nil {
+					res = slices.Clone(x)
+				}
+				res[i] = ne
+			}
+		}
+		if res != nil {
+			return res, true, false, nil
+		}
+	}
+	return v, changed, false, nil
+}
+
+// escape encodes one JSON pointer reference token (RFC 6901).
+func escape(tok string) string {
+	if !strings.ContainsAny(tok, "~/") {
+		return tok
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+}
