@@ -1,5 +1,5 @@
 package fleet
 
 func gitlabKind() kindSpec {
-	return kindSpec{Tools: func() []toolSpec { return nil }}
+	return kindSpec{Tools: func() []toolSpec { return append(append(gitlabTools(), gitlabTools2()...), gitlabTools3()...) }}
 }

@@ -1,5 +1,5 @@
 package fleet
 
 func kubernetesKind() kindSpec {
-	return kindSpec{Tools: func() []toolSpec { return nil }}
+	return kindSpec{Tools: kubernetesTools}
 }

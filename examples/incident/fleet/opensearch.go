@@ -1,5 +1,5 @@
 package fleet
 
 func opensearchKind() kindSpec {
-	return kindSpec{Tools: func() []toolSpec { return nil }}
+	return kindSpec{Tools: opensearchTools}
 }

@@ -1,5 +1,5 @@
 package fleet
 
 func prometheusKind() kindSpec {
-	return kindSpec{Tools: func() []toolSpec { return nil }}
+	return kindSpec{Tools: prometheusTools}
 }

@@ -13,14 +13,15 @@ import (
 // param is one argument of a simulated tool.
 type param struct {
 	Name     string
-	Type     string // string | integer | number | boolean | array | object
+	Type     string // string | integer | number | boolean | array | object; "" leaves the value untyped
+	Nullable bool   // also accepts JSON null, as several real servers declare
 	Desc     string
 	Required bool
 	Enum     []string
-	Items    string           // item type for arrays ("string", "integer", "object")
-	Props    []param          // properties for objects, or for array items of type object
-	Default  any              // optional default value
-	Extra    map[string]any   // any further schema keywords (minimum, pattern, ...)
+	Items    string         // item type for arrays ("string", "integer", "object")
+	Props    []param        // properties for objects, or for array items of type object
+	Default  any            // optional default value
+	Extra    map[string]any // any further schema keywords (minimum, pattern, ...)
 }
 
 // handler answers a call from the incident data. in describes the server
@@ -55,7 +56,14 @@ type kindSpec struct {
 }
 
 func (p param) schema() map[string]any {
-	s := map[string]any{"type": p.Type}
+	s := map[string]any{}
+	switch {
+	case p.Type == "":
+	case p.Nullable:
+		s["type"] = []string{p.Type, "null"}
+	default:
+		s["type"] = p.Type
+	}
 	if p.Desc != "" {
 		s["description"] = p.Desc
 	}
@@ -79,6 +87,7 @@ func (p param) schema() map[string]any {
 		if len(p.Props) > 0 {
 			o := objectSchema(p.Props)
 			o["description"] = p.Desc
+			o["type"] = s["type"]
 			s = o
 		}
 	}

@@ -1,5 +1,5 @@
 package fleet
 
 func tracingKind() kindSpec {
-	return kindSpec{Tools: func() []toolSpec { return nil }}
+	return kindSpec{Tools: tracingTools}
 }
