@@ -1,0 +1,109 @@
+package catalog
+
+import (
+	"strings"
+	"unicode"
+)
+
+// stopwords is deliberately tiny: BM25's idf already discounts common
+// words, and words like "who" or "show" carry intent in ops requests.
+var stopwords = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "for": true, "to": true,
+	"in": true, "on": true, "at": true, "by": true, "with": true, "and": true,
+	"or": true, "is": true, "are": true, "was": true, "be": true, "it": true,
+	"its": true, "this": true, "that": true, "from": true, "as": true,
+	"i": true, "me": true, "my": true, "we": true, "our": true, "you": true,
+	"your": true, "do": true, "does": true, "can": true, "please": true,
+	"all": true, "any": true, "some": true, "into": true, "if": true,
+}
+
+// nameWords splits a tool name on '_', '-', '.', '/' and camelCase
+// boundaries: "SearchIndexTool" -> Search Index Tool, "pods_list" -> pods list.
+func nameWords(name string) []string {
+	var words []string
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		words = append(words, splitCamel(part)...)
+	}
+	return words
+}
+
+func splitCamel(s string) []string {
+	r := []rune(s)
+	var out []string
+	start := 0
+	for i := 1; i < len(r); i++ {
+		lowerToUpper := unicode.IsLower(r[i-1]) && unicode.IsUpper(r[i])
+		// "HTTPServer": split before the 'S' that starts a lower-case run.
+		acronymEnd := unicode.IsUpper(r[i-1]) && unicode.IsUpper(r[i]) && i+1 < len(r) && unicode.IsLower(r[i+1])
+		if lowerToUpper || acronymEnd {
+			out = append(out, string(r[start:i]))
+			start = i
+		}
+	}
+	return append(out, string(r[start:]))
+}
+
+// terms analyzes text into index terms: words split like names, lower
+// case, stopwords dropped, lightly stemmed.
+func terms(text string) []string {
+	var out []string
+	for _, w := range nameWords(text) {
+		w = strings.ToLower(w)
+		if stopwords[w] {
+			continue
+		}
+		out = append(out, stem(w))
+	}
+	return out
+}
+
+// stem folds plurals, -ing and -ed, and a final 'e', so that "traces",
+// "tracing" and "traced" all meet "trace" at "trac". It is not a real
+// stemmer; it only has to make query and document agree.
+func stem(w string) string {
+	if len(w) <= 3 || !isAlpha(w) {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "zes"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	switch {
+	case strings.HasSuffix(w, "ing") && len(w) > 5:
+		w = undouble(w[:len(w)-3])
+	case strings.HasSuffix(w, "ied") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ed") && len(w) > 4:
+		w = undouble(w[:len(w)-2])
+	}
+	if strings.HasSuffix(w, "e") && len(w) > 3 {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// undouble drops one of a doubled final consonant: "runn" -> "run".
+func undouble(w string) string {
+	n := len(w)
+	if n >= 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiousl", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
+
+func isAlpha(s string) bool {
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,231 @@
+package catalog
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/kindgroups"
+)
+
+// DefaultBudget is the catalog block budget, in o200k tokens, used when
+// Config.Budget is zero.
+const DefaultBudget = 1500
+
+// MaxLineLen is the longest catalog line, in runes, hand-written or generated.
+const MaxLineLen = 120
+
+// KindConfig is the per-kind tuning a fleet file carries
+// (config.kind_settings.<kind>); the caller converts it.
+type KindConfig struct {
+	// CoreTools are loaded at session start in mode "on".
+	CoreTools []string
+	// CatalogLines maps a tool to its hand-written catalog line
+	// (at most MaxLineLen runes; longer lines are cut).
+	CatalogLines map[string]string
+	// Aliases maps a tool to the phrasings users reach for
+	// ("crashloop", "rollback", "who changed"); search weights them high.
+	Aliases map[string][]string
+	// AvoidWhen maps a tool to a "don't use this when…" hint shown in
+	// search hits.
+	AvoidWhen map[string]string
+	// ToolScopes maps a tool to the scopes it requires, overriding the
+	// default derived from its annotations.
+	ToolScopes map[string][]string
+}
+
+// Config tunes Build. The zero value is valid.
+type Config struct {
+	Kinds map[string]KindConfig
+	// ServerCoreTools maps a server to tools that are core on that server
+	// only.
+	ServerCoreTools map[string][]string
+	// Budget is the catalog block budget in o200k tokens; 0 means
+	// DefaultBudget.
+	Budget int
+	// Enrich, if set, is called once per entry after the defaults are
+	// applied. It may change Scopes, Line, Aliases, Core and AvoidWhen;
+	// changes to other fields are ignored.
+	Enrich func(e *Entry)
+	// Embedder, if set, makes search hybrid: BM25 fused with embedding
+	// similarity by reciprocal rank fusion. Entry vectors are computed on
+	// the first search and kept; if the embedder fails, search falls back
+	// to BM25 alone.
+	Embedder Embedder
+}
+
+// Entry is one (kind, tool), folded over the kind's servers.
+type Entry struct {
+	Kind, Tool string
+	// Servers of the kind that have this tool, sorted.
+	Servers []string
+	// Line is the catalog line: hand-written, else generated from the
+	// description. At most MaxLineLen runes.
+	Line        string
+	HandWritten bool
+	Description string
+	// Schema is the exact input schema of the first server (in Servers
+	// order) that has the tool; schema drift is the adapter's business.
+	Schema      json.RawMessage
+	Annotations mcp.ToolAnnotation
+	// Scopes the caller must hold to see or call the tool. See Permitted.
+	Scopes []string
+	// Core marks the core tier: kind CoreTools, _meta "always_load": true
+	// (or "anthropic/alwaysLoad"), or the Enrich hook. Tools that are core
+	// on some servers only (Config.ServerCoreTools) are not marked here;
+	// sessions apply those per server.
+	Core      bool
+	Aliases   []string
+	AvoidWhen string
+}
+
+// Key returns "kind.tool", the name that is unique across the fleet.
+func (e Entry) Key() string { return e.Kind + "." + e.Tool }
+
+// Catalog is every tool of a fleet, folded by kind, with a search index. It
+// is immutable after Build and safe for concurrent use.
+type Catalog struct {
+	entries    []Entry             // sorted by kind, tool
+	byKey      map[string]int      // "kind.tool" -> index
+	byTool     map[string][]int    // tool -> indexes, in kind order
+	serverKind map[string]string   // server -> kind
+	serverCore map[string][]string // server -> core tools
+	tools      map[string]mcp.Tool // "kind.tool" -> definition (first server)
+	budget     int
+	idx        *index
+
+	embedder Embedder
+	embedMu  sync.Mutex
+	vectors  [][]float64 // per entry; nil until computed
+}
+
+// Build folds servers into kinds and indexes every tool. Tools keep their
+// exact input schemas from mcp.Tool.RawInputSchema.
+func Build(servers []kindgroups.Server, cfg Config) *Catalog {
+	c := &Catalog{
+		byKey:      map[string]int{},
+		byTool:     map[string][]int{},
+		serverKind: map[string]string{},
+		serverCore: map[string][]string{},
+		tools:      map[string]mcp.Tool{},
+		budget:     cfg.Budget,
+		embedder:   cfg.Embedder,
+	}
+	if c.budget <= 0 {
+		c.budget = DefaultBudget
+	}
+	for s, ts := range cfg.ServerCoreTools {
+		c.serverCore[s] = slices.Clone(ts)
+	}
+	// Fold keeps the last tool list of a server listed twice; so does defs.
+	defs := map[string]map[string]mcp.Tool{}
+	for _, s := range servers {
+		m := map[string]mcp.Tool{}
+		for _, t := range s.Tools {
+			if _, dup := m[t.Name]; !dup {
+				m[t.Name] = t
+			}
+		}
+		defs[s.Name] = m
+	}
+	for _, g := range kindgroups.Fold(servers) {
+		kc := cfg.Kinds[g.Kind]
+		for _, srv := range g.Servers {
+			c.serverKind[srv] = g.Kind
+		}
+		for _, name := range g.Tools {
+			srvs := slices.Clone(g.ToolServers[name])
+			t := defs[srvs[0]][name]
+			e := Entry{
+				Kind:        g.Kind,
+				Tool:        name,
+				Servers:     srvs,
+				Description: t.Description,
+				Schema:      kindgroups.SchemaOf(t),
+				Annotations: t.Annotations,
+				Scopes:      defaultScopes(t.Annotations),
+				Core:        slices.Contains(kc.CoreTools, name) || alwaysLoad(t.Meta),
+				Aliases:     slices.Clone(kc.Aliases[name]),
+				AvoidWhen:   kc.AvoidWhen[name],
+			}
+			if s, ok := kc.ToolScopes[name]; ok {
+				e.Scopes = slices.Clone(s)
+			}
+			if l, ok := kc.CatalogLines[name]; ok && strings.TrimSpace(l) != "" {
+				e.Line, e.HandWritten = clip(collapse(l), MaxLineLen), true
+			} else {
+				e.Line = GenerateLine(t)
+			}
+			if cfg.Enrich != nil {
+				before := e
+				cfg.Enrich(&e)
+				// Only the documented fields may change.
+				e.Kind, e.Tool, e.Servers = before.Kind, before.Tool, before.Servers
+				e.Description, e.Schema, e.Annotations = before.Description, before.Schema, before.Annotations
+				if e.Line != before.Line {
+					e.Line = clip(collapse(e.Line), MaxLineLen)
+				}
+			}
+			c.byKey[e.Key()] = len(c.entries)
+			c.byTool[name] = append(c.byTool[name], len(c.entries))
+			c.tools[e.Key()] = t
+			c.entries = append(c.entries, e)
+		}
+	}
+	c.idx = newIndex(c.entries)
+	return c
+}
+
+// Entries returns every entry, sorted by kind then tool. The slice is a
+// copy; the entries share their slices with the catalog and must not be
+// modified.
+func (c *Catalog) Entries() []Entry { return slices.Clone(c.entries) }
+
+// Lookup returns the entry of tool in kind.
+func (c *Catalog) Lookup(kind, tool string) (Entry, bool) {
+	i, ok := c.byKey[kind+"."+tool]
+	if !ok {
+		return Entry{}, false
+	}
+	return c.entries[i], true
+}
+
+// Tool returns the full definition of (kind, tool) as the first server that
+// has it sent it.
+func (c *Catalog) Tool(kind, tool string) (mcp.Tool, bool) {
+	t, ok := c.tools[kind+"."+tool]
+	return t, ok
+}
+
+// Servers returns every server name, sorted.
+func (c *Catalog) Servers() []string {
+	out := make([]string, 0, len(c.serverKind))
+	for s := range c.serverKind {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// KindOf returns the kind of a server.
+func (c *Catalog) KindOf(server string) (string, bool) {
+	k, ok := c.serverKind[server]
+	return k, ok
+}
+
+// alwaysLoad reports a _meta flag asking for the tool to be loaded up front.
+func alwaysLoad(m *mcp.Meta) bool {
+	if m == nil {
+		return false
+	}
+	for _, k := range []string{"always_load", "anthropic/alwaysLoad"} {
+		if v, ok := m.AdditionalFields[k].(bool); ok && v {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,60 @@
+// Package catalog decides which tools an agent sees, lists the rest in a
+// budgeted catalog, and finds and loads them on request.
+//
+// [Build] folds a fleet's servers into kinds (see kindgroups) and makes one
+// [Entry] per (kind, tool): five Kubernetes clusters give one pods_log,
+// callable on five servers. A [Session] is one agent run's view of the
+// catalog: its slice of servers, its scopes and its active set. The
+// agent sees active tools in full; every other tool it may use appears in
+// [Session.CatalogBlock] as one line without a schema; it brings tools in
+// with the loadTools meta-tool ([Session.Load]) or finds them with
+// searchTools ([Session.Search]). [Session.Allow] is the execution gate.
+//
+// # Tiers
+//
+// A tool is active, deferred or invisible. In mode "on" the active set
+// starts as the core tools of the slice: a kind's CoreTools, a server's
+// ServerCoreTools, and tools whose _meta says "always_load": true (or
+// "anthropic/alwaysLoad"). Every other permitted tool, on a slice server
+// or not, is deferred: listed in the catalog and loadable. In mode "off"
+// every permitted tool of the slice is active and there is no catalog and
+// no meta-tool. Mode "auto" (the default) counts the o200k tokens of the
+// full definitions of the slice's permitted tools and picks "off" when
+// they fit in 10% of the context window ("auto:N%" or "auto:N" tokens to
+// change that), else "on". Deferral is per server: a tool active on k8s-1
+// stays deferred on k8s-2 until loaded there or for its whole kind.
+//
+// # Permissions
+//
+// Scopes travel in the context ([WithScopes]) or in [SessionConfig]. A
+// context without scopes is read-only: forgetting to pass scopes must
+// never widen access. "*" grants all; "write" implies "read". A tool needs
+// "read" if it declares readOnlyHint: true and "write" otherwise, unless
+// KindConfig.ToolScopes or the Enrich hook says otherwise: the MCP spec
+// makes unannotated tools destructive, and a create is a write even when
+// it destroys nothing. Filtering happens before search, rendering, loading
+// and the gate, and an unpermitted tool is indistinguishable from one that
+// does not exist: loadTools answers "no such tool", the gate "unknown".
+//
+// # Search
+//
+// One BM25F index per catalog (k1 1.2, b 0.75) weighs fields: tool name
+// words (split on '_', '-' and camelCase) and aliases 3, catalog line and
+// title 1.5, kind and description 1, parameter names 0.6, parameter
+// descriptions 0.3. Words are lower-cased, a dozen stopwords dropped, and
+// plurals, -ing, -ed and a final 'e' folded, so "traces", "tracing" and
+// "trace" meet. A tool named verbatim in the query ranks first. With an
+// [Embedder], BM25 and cosine similarity are fused by reciprocal rank
+// fusion (k = 60). Sessions filter the shared index by scope; nothing is
+// re-indexed per session. [Eval] scores the search on labelled queries.
+//
+// # Budget
+//
+// The catalog block has a budget in o200k tokens (Config.Budget, default
+// 1500). Within it every deferred tool gets "- tool: line", where line is
+// hand-written (KindConfig.CatalogLines) or generated from the first
+// clause of the description ([GenerateLine]). Past it, kinds turn into
+// name lists, the largest kind first; past that, the longest lists are cut
+// with "… and N more; use searchTools". The block always names its
+// kinds, so the model knows where to search.
+package catalog

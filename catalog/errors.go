@@ -1,0 +1,88 @@
+package catalog
+
+import "strings"
+
+// SessionError rejects a SessionConfig, listing every problem.
+type SessionError struct {
+	// UnknownServers are servers that do not exist or have no tool the
+	// scopes permit; the two are not told apart, so that a caller cannot
+	// probe for servers it may not see.
+	UnknownServers []string
+	// ValidServers are the servers the scopes may use.
+	ValidServers []string
+	// BadMode is the mode string, if it did not parse.
+	BadMode string
+}
+
+func (e *SessionError) Error() string {
+	var parts []string
+	if len(e.UnknownServers) > 0 {
+		parts = append(parts, sessionUnknownServers(e.UnknownServers, e.ValidServers))
+	}
+	if e.BadMode != "" {
+		parts = append(parts, sessionBadMode(e.BadMode))
+	}
+	return "catalog: " + strings.Join(parts, "; ")
+}
+
+// Reasons a loadTools name fails.
+const (
+	ProblemUnknown   = "unknown"
+	ProblemAmbiguous = "ambiguous"
+)
+
+// NameProblem is one loadTools name that could not be loaded.
+type NameProblem struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"` // ProblemUnknown or ProblemAmbiguous
+	// Kinds that have the bare tool name (ambiguous only).
+	Kinds []string `json:"kinds,omitempty"`
+	// Options are names to use instead: the qualified names (ambiguous) or
+	// the nearest valid names (unknown).
+	Options []string `json:"options,omitempty"`
+}
+
+func (p NameProblem) String() string {
+	if p.Reason == ProblemAmbiguous {
+		return loadAmbiguous(p.Name, p.Kinds, p.Options)
+	}
+	return loadUnknown(p.Name, p.Options)
+}
+
+// LoadError lists the loadTools names that failed. Its text is written
+// for the model.
+type LoadError struct {
+	Problems []NameProblem `json:"problems"`
+}
+
+func (e *LoadError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
+	}
+	return loadErrorText(lines)
+}
+
+// Reasons the execution gate refuses a call.
+const (
+	// ReasonUnknown: no such tool on that server for this session's scopes.
+	ReasonUnknown = "unknown_tool"
+	// ReasonNotLoaded: the tool exists but loadTools has not loaded it.
+	ReasonNotLoaded = "not_loaded"
+	// ReasonNotInSession: the tool exists but this session (mode off) has
+	// no way to load it.
+	ReasonNotInSession = "not_in_session"
+)
+
+// GateError is the execution gate's refusal. Its text is written for the
+// model and points it at searchTools or loadTools.
+type GateError struct {
+	Server, Tool string
+	Kind         string // set unless Reason is ReasonUnknown
+	Reason       string
+	// MetaTools records whether the session offers loadTools/searchTools,
+	// which decides what the text suggests.
+	MetaTools bool
+}
+
+func (e *GateError) Error() string { return gateText(e) }

@@ -1,0 +1,80 @@
+package catalog_test
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/catalog"
+)
+
+func loadQueries(t *testing.T) []catalog.Query {
+	t.Helper()
+	f, err := os.Open("testdata/queries.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	qs, err := catalog.ReadQueries(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return qs
+}
+
+func TestReadQueries(t *testing.T) {
+	qs := loadQueries(t)
+	if len(qs) < 80 {
+		t.Fatalf("got %d queries, want at least 80", len(qs))
+	}
+	hold := 0
+	for _, q := range qs {
+		if q.Split == "holdout" {
+			hold++
+		}
+	}
+	if frac := float64(hold) / float64(len(qs)); frac < 0.2 || frac > 0.3 {
+		t.Errorf("holdout share = %.2f, want about 0.25", frac)
+	}
+	_, err := catalog.ReadQueries(strings.NewReader(`{"q":"x"}` + "\n"))
+	if err == nil {
+		t.Error("a query without expect was accepted")
+	}
+	got, err := catalog.ReadQueries(strings.NewReader(`{"q":"x","expect":["k:t"],"note":"extra"}` + "\n\n"))
+	if err != nil || len(got) != 1 || got[0].Expect[0] != "k:t" {
+		t.Errorf("extra fields: got %v, %v", got, err)
+	}
+}
+
+// TestEval checks that every expected tool exists in the fleet and that
+// search quality does not regress. The floors sit below the measured
+// figures (see the log) so that they catch regressions, not noise.
+func TestEval(t *testing.T) {
+	qs := loadQueries(t)
+	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
+	c := buildFleet(t)
+	for _, q := range qs {
+		for _, e := range q.Expect {
+			kind, tool, _ := strings.Cut(e, ":")
+			if _, ok := c.Lookup(kind, tool); !ok {
+				t.Errorf("query %q expects %s, which is not in the fleet", q.Q, e)
+			}
+		}
+	}
+	with := catalog.Eval(ctx, c, qs)
+	without := catalog.Eval(ctx, catalog.Build(testFleet(t), fleetConfig(false)), qs)
+	for name, r := range map[string]catalog.EvalResult{"aliases": with, "no-aliases": without} {
+		b, _ := json.Marshal(r.Splits)
+		t.Logf("%s: all=%+v splits=%s", name, r.Metrics, b)
+	}
+	if testing.Verbose() {
+		for _, m := range with.Misses {
+			t.Logf("miss (rank %d): %q want %v got %v", m.Rank, m.Query, m.Expected, m.Got)
+		}
+	}
+	tune := with.Splits["tune"]
+	if tune.RecallAt5 < 0.95 || tune.RecallAt1 < 0.75 {
+		t.Errorf("tune split with aliases: recall@5=%.3f recall@1=%.3f, want >= 0.95 and >= 0.75", tune.RecallAt5, tune.RecallAt1)
+	}
+}

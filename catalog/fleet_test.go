@@ -1,0 +1,169 @@
+package catalog_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/internal/fixtures"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
+)
+
+// testFleet is a 20-server incident-ops fleet built from the real
+// fixtures: gitlab_readonly servers fold into kind gitlab beside the
+// read-write ones, confluence is served as kind "wiki", jaeger as
+// "tracing".
+func testFleet(tb testing.TB) []kindgroups.Server {
+	tb.Helper()
+	var out []kindgroups.Server
+	add := func(fixture, kind string, names ...string) {
+		f := fixtures.MustLoad(tb, fixture)
+		for _, n := range names {
+			out = append(out, kindgroups.Server{Name: n, Kind: kind, Tools: f.Tools})
+		}
+	}
+	add("kubernetes", "kubernetes", "k8s-1", "k8s-2", "k8s-3", "k8s-4", "k8s-5")
+	add("gitlab", "gitlab", "gitlab-a", "gitlab-b")
+	add("gitlab_readonly", "gitlab", "gitlab-a-ro", "gitlab-b-ro")
+	add("prometheus", "prometheus", "prom-eu", "prom-us", "prom-ap")
+	add("opensearch", "opensearch", "logs-eu", "logs-us")
+	add("jira", "jira", "jira")
+	add("confluence", "wiki", "wiki")
+	add("jaeger", "tracing", "tracing")
+	add("grafana", "grafana", "grafana-prod", "grafana-staging")
+	add("slack", "slack", "slack")
+	return out
+}
+
+// fleetConfig is the kind_settings an operator of testFleet would write.
+// The aliases are the phrasings on-call engineers use for these tools;
+// the eval reports figures with and without them. ToolScopes marks the
+// read tools of servers that ship no annotations (opensearch, jaeger) as
+// read, keeping the generic API passthrough a write.
+func fleetConfig(aliases bool) catalog.Config {
+	readAll := func(tools ...string) map[string][]string {
+		m := map[string][]string{}
+		for _, t := range tools {
+			m[t] = []string{catalog.ScopeRead}
+		}
+		return m
+	}
+	kinds := map[string]catalog.KindConfig{
+		"kubernetes": {
+			CoreTools: []string{"pods_list", "pods_log", "events_list"},
+			Aliases: map[string][]string{
+				"pods_log":                   {"crashloop", "crashlooping", "container logs", "why is it crashing"},
+				"events_list":                {"warnings", "what happened recently"},
+				"pods_top":                   {"memory hog", "cpu hog", "resource usage"},
+				"nodes_top":                  {"node cpu", "node memory"},
+				"resources_scale":            {"replicas", "scale up", "scale down"},
+				"configuration_view":         {"kubeconfig", "current context"},
+				"resources_create_or_update": {"apply", "kubectl apply", "patch"},
+				"pods_delete":                {"restart pod", "kill pod", "bounce pod"},
+				"pods_exec":                  {"shell", "kubectl exec"},
+				"pods_run":                   {"debug pod", "kubectl run"},
+				"resources_get":              {"yaml", "describe", "kubectl get"},
+				"resources_list":             {"deployments", "services", "ingresses"},
+			},
+			AvoidWhen: map[string]string{"pods_delete": "the pod belongs to no controller: it will not come back"},
+		},
+		"gitlab": {
+			Aliases: map[string][]string{
+				"list_merge_requests":          {"who merged", "recent MRs", "open MRs"},
+				"get_file_blame":               {"who changed this line", "who touched", "blame"},
+				"create_merge_request":         {"rollback MR", "revert"},
+				"list_merge_request_pipelines": {"CI status", "did the pipeline pass"},
+				"list_commits":                 {"what landed", "recent commits", "git log"},
+				"get_file_contents":            {"read file", "cat file"},
+				"get_repository_tree":          {"ls", "browse files"},
+				"validate_ci_lint":             {"gitlab-ci.yml valid"},
+			},
+		},
+		"prometheus": {
+			CoreTools: []string{"execute_query"},
+			Aliases: map[string][]string{
+				"execute_query":       {"promql", "p99", "latency", "error rate now"},
+				"execute_range_query": {"over time", "graph", "trend"},
+				"get_targets":         {"scrape targets down", "up == 0"},
+			},
+		},
+		"opensearch": {
+			ToolScopes: readAll("ListIndexTool", "IndexMappingTool", "SearchIndexTool", "GetShardsTool",
+				"ClusterHealthTool", "CountTool", "MsearchTool", "ExplainTool"),
+			Aliases: map[string][]string{
+				"SearchIndexTool":   {"search logs", "grep logs", "log lines"},
+				"ClusterHealthTool": {"cluster red", "cluster yellow", "elasticsearch health"},
+				"GetShardsTool":     {"unassigned shards"},
+			},
+		},
+		"jira": {
+			Aliases: map[string][]string{
+				"jira_create_issue":     {"open a ticket", "file a ticket"},
+				"jira_transition_issue": {"move ticket", "change status", "close ticket"},
+				"jira_get_issue":        {"ticket status", "INC-"},
+				"jira_search":           {"find tickets", "JQL"},
+			},
+		},
+		"wiki": {
+			Aliases: map[string][]string{
+				"confluence_search":           {"runbook", "playbook", "docs"},
+				"confluence_get_page_history": {"who edited"},
+				"confluence_create_page":      {"write postmortem"},
+			},
+		},
+		"tracing": {
+			ToolScopes: readAll("get_critical_path", "get_service_dependencies", "get_services", "get_span_details",
+				"get_span_names", "get_trace_errors", "get_trace_topology", "read_skill", "search_traces"),
+			CoreTools: []string{"search_traces"},
+			Aliases: map[string][]string{
+				"search_traces":            {"slow traces", "find traces"},
+				"get_service_dependencies": {"who calls", "upstream", "downstream", "service map"},
+			},
+		},
+		"grafana": {
+			Aliases: map[string][]string{
+				"get_current_oncall_users": {"who is on call", "on-call now"},
+				"alerting_manage_silences": {"silence alert", "mute alert"},
+				"create_incident":          {"declare incident"},
+				"create_annotation":        {"mark deploy", "annotate graph"},
+				"query_pyroscope":          {"cpu profile", "flame graph"},
+				"check_datasources_health": {"broken datasource"},
+			},
+		},
+		"slack": {
+			Aliases: map[string][]string{
+				"conversations_history":         {"channel messages", "what's being said"},
+				"conversations_search_messages": {"search slack"},
+			},
+		},
+	}
+	if !aliases {
+		for k, kc := range kinds {
+			kc.Aliases = nil
+			kinds[k] = kc
+		}
+	}
+	return catalog.Config{Kinds: kinds}
+}
+
+func buildFleet(tb testing.TB) *catalog.Catalog {
+	tb.Helper()
+	return catalog.Build(testFleet(tb), fleetConfig(true))
+}
+
+// tool makes a small in-code tool for cases no fixture covers.
+func tool(name, desc string, readOnly bool) mcp.Tool {
+	t := mcp.Tool{Name: name, Description: desc, RawInputSchema: []byte(`{"type":"object"}`)}
+	t.Annotations.ReadOnlyHint = mcp.ToBoolPtr(readOnly)
+	return t
+}
+
+func keys(es []catalog.Entry) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = fmt.Sprintf("%s.%s", e.Kind, e.Tool)
+	}
+	return out
+}

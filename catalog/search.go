@@ -1,0 +1,382 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Embedder turns texts into vectors. It is the one method catalog needs of
+// an embedding model; adapters wrap real models to fit it.
+type Embedder interface {
+	EmbedStrings(ctx context.Context, texts []string) ([][]float64, error)
+}
+
+// Hit is one searchTools result.
+type Hit struct {
+	Kind    string   `json:"kind"`
+	Tool    string   `json:"tool"`
+	Servers []string `json:"servers"`
+	Line    string   `json:"line"`
+	Score   float64  `json:"score"`
+	// Loaded is true when the tool is already callable on every server in
+	// Servers (sessions only).
+	Loaded    bool   `json:"loaded"`
+	AvoidWhen string `json:"avoid_when,omitempty"`
+}
+
+// Search limits.
+const (
+	DefaultK = 5
+	MaxK     = 20
+	// rrfK is the reciprocal rank fusion constant from Cormack et al.
+	rrfK = 60
+)
+
+// Field weights for BM25F. Names and aliases say what a tool is; the
+// description says it at length, so each word there counts for less.
+const (
+	wName      = 3.0
+	wAlias     = 3.0
+	wLine      = 1.5
+	wTitle     = 1.5
+	wKind      = 1.0
+	wDesc      = 1.0
+	wParam     = 0.6
+	wParamDesc = 0.3
+	k1         = 1.2
+	bLen       = 0.75
+)
+
+type posting struct {
+	doc int32
+	w   float32 // idf * saturated weighted tf: the whole contribution
+}
+
+// index is an inverted BM25F index over entries; immutable after newIndex.
+type index struct {
+	n        int
+	postings map[string][]posting
+	scratch  sync.Pool // *[]float64 of length n
+}
+
+type field struct {
+	w     float64
+	terms []string
+}
+
+func fieldsOf(e Entry) []field {
+	pn, pd := schemaText(e.Schema)
+	return []field{
+		{wName, terms(e.Tool)},
+		{wAlias, terms(strings.Join(e.Aliases, " "))},
+		{wLine, terms(e.Line)},
+		{wTitle, terms(e.Annotations.Title)},
+		{wKind, terms(e.Kind)},
+		{wDesc, terms(e.Description)},
+		{wParam, terms(pn)},
+		{wParamDesc, terms(pd)},
+	}
+}
+
+func newIndex(entries []Entry) *index {
+	n := len(entries)
+	docs := make([][]field, n)
+	var avg [8]float64
+	for i, e := range entries {
+		docs[i] = fieldsOf(e)
+		for f, fl := range docs[i] {
+			avg[f] += float64(len(fl.terms))
+		}
+	}
+	for f := range avg {
+		avg[f] = max(avg[f]/float64(max(n, 1)), 1)
+	}
+	// Weighted, length-normalized term frequency per document.
+	tfs := make([]map[string]float64, n)
+	df := map[string]int{}
+	for i, fs := range docs {
+		tf := map[string]float64{}
+		for f, fl := range fs {
+			norm := 1 - bLen + bLen*float64(len(fl.terms))/avg[f]
+			for _, t := range fl.terms {
+				tf[t] += fl.w / norm
+			}
+		}
+		for t := range tf {
+			df[t]++
+		}
+		tfs[i] = tf
+	}
+	ix := &index{n: n, postings: make(map[string][]posting, len(df))}
+	for i, tf := range tfs {
+		for t, v := range tf {
+			idf := math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
+			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), w: float32(idf * v * (k1 + 1) / (k1 + v))})
+		}
+	}
+	ix.scratch.New = func() any { s := make([]float64, n); return &s }
+	return ix
+}
+
+type scored struct {
+	doc   int
+	score float64
+}
+
+// bm25 scores the query against every allowed document with a positive
+// score, best first, ties by document order (kind, tool).
+func (ix *index) bm25(query string, allow func(int) bool) []scored {
+	qt := terms(query)
+	slices.Sort(qt)
+	qt = slices.Compact(qt)
+	sp := ix.scratch.Get().(*[]float64)
+	scores := *sp
+	var touched []int
+	for _, t := range qt {
+		for _, p := range ix.postings[t] {
+			d := int(p.doc)
+			if scores[d] == 0 {
+				touched = append(touched, d)
+			}
+			scores[d] += float64(p.w)
+		}
+	}
+	out := make([]scored, 0, len(touched))
+	for _, d := range touched {
+		if allow(d) {
+			out = append(out, scored{d, scores[d]})
+		}
+		scores[d] = 0
+	}
+	ix.scratch.Put(sp)
+	sortScored(out)
+	return out
+}
+
+func sortScored(s []scored) {
+	slices.SortFunc(s, func(a, b scored) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return a.doc - b.doc
+	})
+}
+
+// search ranks allowed entries for query: exact tool names in the query
+// first, then BM25 (fused with embeddings when an Embedder is set).
+func (c *Catalog) search(ctx context.Context, query string, k int, allow func(int) bool) []scored {
+	if k <= 0 {
+		k = DefaultK
+	}
+	k = min(k, MaxK)
+	ranked := c.idx.bm25(query, allow)
+	if c.embedder != nil {
+		if fused, ok := c.hybrid(ctx, query, ranked, allow); ok {
+			ranked = fused
+		}
+	}
+	exact := c.exactNames(query, allow)
+	if len(exact) > 0 {
+		top := 0.0
+		if len(ranked) > 0 {
+			top = ranked[0].score
+		}
+		pinned := make([]scored, 0, len(exact)+len(ranked))
+		for _, d := range exact {
+			pinned = append(pinned, scored{d, top + 1})
+		}
+		for _, s := range ranked {
+			if !slices.Contains(exact, s.doc) {
+				pinned = append(pinned, s)
+			}
+		}
+		ranked = pinned
+	}
+	if len(ranked) > k {
+		ranked = ranked[:k]
+	}
+	return ranked
+}
+
+// exactNames returns the allowed entries whose tool name (or kind.tool, or
+// server.tool) appears verbatim as a word of the query.
+func (c *Catalog) exactNames(query string, allow func(int) bool) []int {
+	var out []int
+	for _, w := range strings.Fields(query) {
+		w = strings.Trim(w, "\"'`,;:!?()[]{}")
+		w = strings.TrimSuffix(w, ".")
+		for _, d := range c.resolveExact(w) {
+			if allow(d) && !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// resolveExact maps "tool", "kind.tool" or "server.tool" to entries.
+func (c *Catalog) resolveExact(w string) []int {
+	if ds, ok := c.byTool[w]; ok {
+		return ds
+	}
+	if i := strings.IndexByte(w, '.'); i > 0 {
+		if d, ok := c.byKey[w]; ok {
+			return []int{d}
+		}
+		if kind, ok := c.serverKind[w[:i]]; ok {
+			if d, ok := c.byKey[kind+"."+w[i+1:]]; ok {
+				return []int{d}
+			}
+		}
+	}
+	return nil
+}
+
+// hybrid fuses the BM25 ranking with embedding similarity by reciprocal
+// rank fusion. It reports false if the embedder failed.
+func (c *Catalog) hybrid(ctx context.Context, query string, ranked []scored, allow func(int) bool) ([]scored, bool) {
+	vecs, err := c.entryVectors(ctx)
+	if err != nil {
+		return nil, false
+	}
+	qv, err := c.embedder.EmbedStrings(ctx, []string{query})
+	if err != nil || len(qv) != 1 {
+		return nil, false
+	}
+	var sim []scored
+	for d, v := range vecs {
+		if allow(d) {
+			sim = append(sim, scored{d, cosine(qv[0], v)})
+		}
+	}
+	sortScored(sim)
+	fused := map[int]float64{}
+	for r, s := range ranked {
+		fused[s.doc] += 1 / float64(rrfK+r+1)
+	}
+	for r, s := range sim {
+		fused[s.doc] += 1 / float64(rrfK+r+1)
+	}
+	out := make([]scored, 0, len(fused))
+	for d, s := range fused {
+		out = append(out, scored{d, s})
+	}
+	sortScored(out)
+	return out, true
+}
+
+// entryVectors embeds every entry once and keeps the vectors.
+func (c *Catalog) entryVectors(ctx context.Context) ([][]float64, error) {
+	c.embedMu.Lock()
+	defer c.embedMu.Unlock()
+	if c.vectors != nil {
+		return c.vectors, nil
+	}
+	texts := make([]string, len(c.entries))
+	for i, e := range c.entries {
+		texts[i] = e.Kind + " " + strings.Join(nameWords(e.Tool), " ") + ": " + e.Line + ". " + e.Description
+	}
+	v, err := c.embedder.EmbedStrings(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	if len(v) != len(texts) {
+		return nil, errEmbedCount
+	}
+	c.vectors = v
+	return v, nil
+}
+
+type embedCountError struct{}
+
+func (embedCountError) Error() string {
+	return "catalog: embedder returned the wrong number of vectors"
+}
+
+var errEmbedCount error = embedCountError{}
+
+func cosine(a, b []float64) float64 {
+	var dot, na, nb float64
+	for i := range min(len(a), len(b)) {
+		dot += a[i] * b[i]
+		na += a[i] * a[i]
+		nb += b[i] * b[i]
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}
+
+// Search is the fleet-wide searchTools for the CLI: every entry the scopes
+// in ctx permit (read-only when ctx has none). k defaults to 5, at most 20.
+func (c *Catalog) Search(ctx context.Context, query string, k int) []Hit {
+	scopes, _ := ScopesFrom(ctx)
+	allow := func(d int) bool { return Permitted(c.entries[d], scopes) }
+	res := c.search(ctx, query, k, allow)
+	hits := make([]Hit, len(res))
+	for i, s := range res {
+		hits[i] = c.hit(s, c.entries[s.doc].Servers, false)
+	}
+	return hits
+}
+
+func (c *Catalog) hit(s scored, servers []string, loaded bool) Hit {
+	e := c.entries[s.doc]
+	return Hit{Kind: e.Kind, Tool: e.Tool, Servers: slices.Clone(servers), Line: e.Line,
+		Score: math.Round(s.score*1e4) / 1e4, Loaded: loaded, AvoidWhen: e.AvoidWhen}
+}
+
+// schemaText walks an input schema and returns its parameter names and
+// parameter descriptions, each joined by spaces.
+func schemaText(raw json.RawMessage) (names, descs string) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", ""
+	}
+	var nb, db strings.Builder
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		m, ok := v.(map[string]any)
+		if !ok || depth > 6 {
+			return
+		}
+		if props, ok := m["properties"].(map[string]any); ok {
+			for name, p := range props {
+				nb.WriteString(name)
+				nb.WriteByte(' ')
+				if pm, ok := p.(map[string]any); ok {
+					if d, ok := pm["description"].(string); ok {
+						db.WriteString(d)
+						db.WriteByte(' ')
+					}
+				}
+				walk(p, depth+1)
+			}
+		}
+		walk(m["items"], depth+1)
+		for _, key := range []string{"anyOf", "oneOf", "allOf"} {
+			if arr, ok := m[key].([]any); ok {
+				for _, x := range arr {
+					walk(x, depth+1)
+				}
+			}
+		}
+		for _, key := range []string{"$defs", "definitions"} {
+			if defs, ok := m[key].(map[string]any); ok {
+				for _, x := range defs {
+					walk(x, depth+1)
+				}
+			}
+		}
+	}
+	walk(v, 0)
+	return nb.String(), db.String()
+}

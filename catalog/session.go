@@ -1,0 +1,473 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/internal/tokens"
+)
+
+// Modes a session resolves to.
+const (
+	ModeOn   = "on"
+	ModeOff  = "off"
+	ModeAuto = "auto"
+)
+
+// DefaultContextWindow is the model context window assumed when
+// SessionConfig.ContextWindow is zero.
+const DefaultContextWindow = 131072
+
+// defaultAutoPercent is the share of the context window that the full
+// definitions of a slice may take before auto mode defers them.
+const defaultAutoPercent = 10
+
+// SessionConfig describes one agent run.
+type SessionConfig struct {
+	// Servers is the agent's slice. Empty means every server with a
+	// permitted tool. Tools of other servers are deferred (mode on) or
+	// unavailable (mode off).
+	Servers []string
+	// Scopes the agent holds; nil means ["read"].
+	Scopes []string
+	// Mode is "on", "off" or "auto" (the default). "auto:N%" sets the
+	// threshold to N% of ContextWindow, "auto:N" to N tokens.
+	Mode string
+	// ContextWindow is the model's context window in tokens; 0 means
+	// DefaultContextWindow.
+	ContextWindow int
+}
+
+// Ref is an active (kind, tool) and the servers it may be called on.
+type Ref struct {
+	Kind    string   `json:"kind"`
+	Tool    string   `json:"tool"`
+	Servers []string `json:"servers"`
+}
+
+// Session is one agent run's view of a catalog: its slice of servers, its
+// scopes and its active set. Load changes the active set; every method is
+// safe for concurrent use.
+type Session struct {
+	c         *Catalog
+	scopes    []string
+	slice     []string
+	mode      string
+	reason    string
+	permitted []bool // per entry
+
+	mu     sync.Mutex
+	active []map[string]bool // per entry: servers it is active on
+}
+
+// NewSession resolves cfg against the catalog. Unknown servers, and
+// servers with no tool the scopes permit, are rejected with a
+// *SessionError that lists the valid servers.
+func (c *Catalog) NewSession(cfg SessionConfig) (*Session, error) {
+	s := &Session{c: c, scopes: slices.Clone(cfg.Scopes)}
+	if s.scopes == nil {
+		s.scopes = []string{ScopeRead}
+	}
+	s.permitted = make([]bool, len(c.entries))
+	s.active = make([]map[string]bool, len(c.entries))
+	validSet := map[string]bool{}
+	for i, e := range c.entries {
+		s.permitted[i] = Permitted(e, s.scopes)
+		if s.permitted[i] {
+			for _, srv := range e.Servers {
+				validSet[srv] = true
+			}
+		}
+	}
+	valid := sortedKeys(validSet)
+	serr := &SessionError{ValidServers: valid}
+	for _, srv := range cfg.Servers {
+		if !validSet[srv] {
+			serr.UnknownServers = append(serr.UnknownServers, srv)
+		}
+	}
+	s.slice = slices.Clone(cfg.Servers)
+	if len(s.slice) == 0 {
+		s.slice = valid
+	}
+	slices.Sort(s.slice)
+	s.slice = slices.Compact(s.slice)
+	mode, threshold, ok := parseMode(cfg.Mode, cmp0(cfg.ContextWindow, DefaultContextWindow))
+	if !ok {
+		serr.BadMode = cfg.Mode
+	}
+	if serr.UnknownServers != nil || serr.BadMode != "" {
+		return nil, serr
+	}
+	inSlice := func(i int) []string {
+		var out []string
+		for _, srv := range c.entries[i].Servers {
+			if _, found := slices.BinarySearch(s.slice, srv); found {
+				out = append(out, srv)
+			}
+		}
+		return out
+	}
+	if mode == ModeAuto {
+		var defs []mcp.Tool
+		for i, e := range c.entries {
+			if s.permitted[i] && len(inSlice(i)) > 0 {
+				defs = append(defs, c.tools[e.Key()])
+			}
+		}
+		n := tokens.MCPTools(defs)
+		if n <= threshold {
+			mode = ModeOff
+			s.reason = fmt.Sprintf("auto: %d tools take %d tokens, within the %d-token threshold", len(defs), n, threshold)
+		} else {
+			mode = ModeOn
+			s.reason = fmt.Sprintf("auto: %d tools take %d tokens, over the %d-token threshold", len(defs), n, threshold)
+		}
+	} else {
+		s.reason = "mode " + mode + " requested"
+	}
+	s.mode = mode
+	for i, e := range c.entries {
+		if !s.permitted[i] {
+			continue
+		}
+		for _, srv := range inSlice(i) {
+			if mode == ModeOff || e.Core || slices.Contains(c.serverCore[srv], e.Tool) {
+				s.activate(i, srv)
+			}
+		}
+	}
+	return s, nil
+}
+
+// parseMode returns the mode and, for auto, the token threshold.
+func parseMode(m string, window int) (mode string, threshold int, ok bool) {
+	switch m {
+	case ModeOn, ModeOff:
+		return m, 0, true
+	case "", ModeAuto:
+		return ModeAuto, window * defaultAutoPercent / 100, true
+	}
+	arg, found := strings.CutPrefix(m, "auto:")
+	if !found {
+		return "", 0, false
+	}
+	if pct, isPct := strings.CutSuffix(arg, "%"); isPct {
+		n, err := strconv.ParseFloat(pct, 64)
+		if err != nil || n < 0 || n > 100 {
+			return "", 0, false
+		}
+		return ModeAuto, int(float64(window) * n / 100), true
+	}
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 0 {
+		return "", 0, false
+	}
+	return ModeAuto, n, true
+}
+
+func (s *Session) activate(i int, srv string) bool {
+	if s.active[i] == nil {
+		s.active[i] = map[string]bool{}
+	}
+	if s.active[i][srv] {
+		return false
+	}
+	s.active[i][srv] = true
+	return true
+}
+
+// Mode returns the resolved mode, "on" or "off"; auto resolves to one of
+// them when the session is created.
+func (s *Session) Mode() string { return s.mode }
+
+// Reason says why the session has its mode, for logs.
+func (s *Session) Reason() string { return s.reason }
+
+// MetaTools reports whether loadTools and searchTools are offered: only in
+// mode on.
+func (s *Session) MetaTools() bool { return s.mode == ModeOn }
+
+// Scopes returns the session's scopes.
+func (s *Session) Scopes() []string { return slices.Clone(s.scopes) }
+
+// Active returns the active tools, sorted by kind then tool.
+func (s *Session) Active() []Ref {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Ref
+	for i, set := range s.active {
+		if len(set) == 0 {
+			continue
+		}
+		e := s.c.entries[i]
+		out = append(out, Ref{Kind: e.Kind, Tool: e.Tool, Servers: sortedKeys(set)})
+	}
+	return out
+}
+
+// Deferred returns exactly the permitted entries that are not active,
+// each with Servers narrowed to the servers it is not active on, sorted by
+// kind then tool. In mode off it is empty: there is no catalog.
+func (s *Session) Deferred() []Entry {
+	if s.mode == ModeOff {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.deferredLocked()
+}
+
+func (s *Session) deferredLocked() []Entry {
+	var out []Entry
+	for i, e := range s.c.entries {
+		if !s.permitted[i] {
+			continue
+		}
+		var rest []string
+		for _, srv := range e.Servers {
+			if !s.active[i][srv] {
+				rest = append(rest, srv)
+			}
+		}
+		if len(rest) > 0 {
+			e.Servers = rest
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// LoadResult is what loadTools returns to the model.
+type LoadResult struct {
+	Loaded        []string `json:"loaded"`
+	AlreadyActive []string `json:"already_active"`
+}
+
+// Load is the loadTools meta-tool. Each name is "tool", "kind.tool" or
+// "server.tool" (the last activates that server only). Valid names are
+// loaded even when others fail; the failures come back as a *LoadError.
+// Names the scopes do not permit are reported exactly like unknown names.
+// Loading is idempotent.
+func (s *Session) Load(names []string) (LoadResult, error) {
+	res := LoadResult{Loaded: []string{}, AlreadyActive: []string{}}
+	lerr := &LoadError{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := map[string]bool{}
+	for _, raw := range names {
+		name := strings.TrimSpace(raw)
+		if name == "" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		d, servers, prob := s.resolve(name)
+		if prob != nil {
+			lerr.Problems = append(lerr.Problems, *prob)
+			continue
+		}
+		added := false
+		for _, srv := range servers {
+			if s.activate(d, srv) {
+				added = true
+			}
+		}
+		if added {
+			res.Loaded = append(res.Loaded, name)
+		} else {
+			res.AlreadyActive = append(res.AlreadyActive, name)
+		}
+	}
+	if len(lerr.Problems) > 0 {
+		return res, lerr
+	}
+	return res, nil
+}
+
+// resolve maps a loadTools name to an entry and the servers to activate.
+func (s *Session) resolve(name string) (int, []string, *NameProblem) {
+	c := s.c
+	var hits []int
+	for _, d := range c.byTool[name] {
+		if s.permitted[d] {
+			hits = append(hits, d)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], c.entries[hits[0]].Servers, nil
+	case 0:
+	default:
+		p := &NameProblem{Name: name, Reason: ProblemAmbiguous}
+		for _, d := range hits {
+			p.Kinds = append(p.Kinds, c.entries[d].Kind)
+			p.Options = append(p.Options, c.entries[d].Key())
+		}
+		return 0, nil, p
+	}
+	if prefix, tool, ok := strings.Cut(name, "."); ok {
+		if d, ok := c.byKey[prefix+"."+tool]; ok && s.permitted[d] {
+			return d, c.entries[d].Servers, nil
+		}
+		if kind, ok := c.serverKind[prefix]; ok {
+			if d, ok := c.byKey[kind+"."+tool]; ok && s.permitted[d] && slices.Contains(c.entries[d].Servers, prefix) {
+				return d, []string{prefix}, nil
+			}
+		}
+	}
+	return 0, nil, &NameProblem{Name: name, Reason: ProblemUnknown, Options: s.nearest(name, 3)}
+}
+
+// nearest suggests up to n permitted names close to name: by edit distance
+// to the tool name, and by searching for its words.
+func (s *Session) nearest(name string, n int) []string {
+	c := s.c
+	score := map[int]float64{}
+	bare := name
+	if _, after, ok := strings.Cut(name, "."); ok {
+		bare = after
+	}
+	type cand struct{ d, dist int }
+	var byDist []cand
+	for d, e := range c.entries {
+		if !s.permitted[d] {
+			continue
+		}
+		dist := min(editDistance(strings.ToLower(bare), strings.ToLower(e.Tool)), editDistance(strings.ToLower(name), strings.ToLower(e.Key())))
+		if dist <= max(3, len(bare)/2) {
+			byDist = append(byDist, cand{d, dist})
+		}
+	}
+	slices.SortStableFunc(byDist, func(a, b cand) int { return a.dist - b.dist })
+	for r, cd := range byDist[:min(len(byDist), 5)] {
+		score[cd.d] += 1 / float64(r+1)
+	}
+	for r, sc := range c.search(context.Background(), strings.Join(nameWords(name), " "), 5, func(d int) bool { return s.permitted[d] }) {
+		score[sc.doc] += 0.9 / float64(r+1)
+	}
+	docs := make([]int, 0, len(score))
+	for d := range score {
+		docs = append(docs, d)
+	}
+	slices.SortFunc(docs, func(a, b int) int {
+		if score[a] != score[b] {
+			if score[a] > score[b] {
+				return -1
+			}
+			return 1
+		}
+		return a - b
+	})
+	var out []string
+	for _, d := range docs[:min(len(docs), n)] {
+		out = append(out, s.displayName(d))
+	}
+	return out
+}
+
+// displayName is the shortest unambiguous name of an entry for this
+// session: the bare tool if no other permitted kind has it.
+func (s *Session) displayName(d int) string {
+	e := s.c.entries[d]
+	for _, o := range s.c.byTool[e.Tool] {
+		if o != d && s.permitted[o] {
+			return e.Key()
+		}
+	}
+	return e.Tool
+}
+
+// Search is the searchTools meta-tool over the session's permitted
+// entries. k defaults to 5, at most 20.
+func (s *Session) Search(ctx context.Context, query string, k int) []Hit {
+	res := s.c.search(ctx, query, k, func(d int) bool { return s.permitted[d] })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	hits := make([]Hit, len(res))
+	for i, r := range res {
+		e := s.c.entries[r.doc]
+		loaded := true
+		for _, srv := range e.Servers {
+			loaded = loaded && s.active[r.doc][srv]
+		}
+		hits[i] = s.c.hit(r, e.Servers, loaded)
+	}
+	return hits
+}
+
+// Allow is the execution gate: nil only if tool is active on server in
+// this session and the scopes permit it. Otherwise a *GateError whose text
+// tells the model what to do next.
+func (s *Session) Allow(server, tool string) error {
+	c := s.c
+	kind, ok := c.serverKind[server]
+	d, found := c.byKey[kind+"."+tool]
+	if !ok || !found || !s.permitted[d] || !slices.Contains(c.entries[d].Servers, server) {
+		return &GateError{Server: server, Tool: tool, Reason: ReasonUnknown, MetaTools: s.MetaTools()}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active[d][server] {
+		return nil
+	}
+	reason := ReasonNotLoaded
+	if !s.MetaTools() {
+		reason = ReasonNotInSession
+	}
+	return &GateError{Server: server, Tool: tool, Kind: kind, Reason: reason, MetaTools: s.MetaTools()}
+}
+
+// CatalogBlock renders the deferred catalog for the model; "" in mode off
+// or when nothing is deferred.
+func (s *Session) CatalogBlock() string {
+	if s.mode == ModeOff {
+		return ""
+	}
+	s.mu.Lock()
+	deferred := s.deferredLocked()
+	s.mu.Unlock()
+	return render(deferred, s.c.budget)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func cmp0(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
