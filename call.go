@@ -1,0 +1,69 @@
+package mcpfleet
+
+import (
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Call is one tool call as it moves through the pipeline. Hooks may read it;
+// BeforeFuncs may change Args.
+type Call struct {
+	Server string
+	Kind   string
+	Tool   string
+	// Args are the arguments after normalization: what is sent upstream.
+	Args map[string]any
+	// Repairs names each normalizer that changed the arguments, in order
+	// ("camelCase", "field_map", …). Empty when the model's call was sent as is.
+	Repairs []string
+	// Definition is the tool as the server declared it.
+	Definition mcp.Tool
+}
+
+// Status is the outcome class of a call, as metrics and transcripts show it.
+type Status string
+
+// Call statuses.
+const (
+	StatusOK            Status = "ok"
+	StatusRepaired      Status = "repaired"
+	StatusRejected      Status = "rejected"
+	StatusToolError     Status = "tool_error" // the tool answered with IsError
+	StatusUpstreamError Status = "upstream_error"
+	StatusTimeout       Status = "timeout"
+	StatusDown          Status = "down"
+)
+
+// Outcome is what AfterFuncs see.
+type Outcome struct {
+	Status   Status
+	Reason   Reason // set when Status is rejected or down
+	Result   *Result
+	Err      error
+	Duration time.Duration
+}
+
+// Result is a tool's answer plus what mcpfleet did to get it.
+type Result struct {
+	mcp.CallToolResult
+	Server   string
+	Tool     string
+	Args     map[string]any // the arguments actually sent
+	Repairs  []string
+	Duration time.Duration
+}
+
+// Text joins the result's text content, one block per line.
+func (r *Result) Text() string {
+	var s string
+	for i, c := range r.Content {
+		if t, ok := c.(mcp.TextContent); ok {
+			if i > 0 {
+				s += "\n"
+			}
+			s += t.Text
+		}
+	}
+	return s
+}

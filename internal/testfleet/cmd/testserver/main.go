@@ -1,0 +1,68 @@
+// Command testserver is a real MCP server over stdio for mcpfleet's tests:
+// the testfleet built-in tools, plus the tools of a fixture file if given.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpfleet/mcpfleet/internal/testfleet"
+)
+
+func main() {
+	name := flag.String("name", "testserver", "server name")
+	fixture := flag.String("fixture", "", "a tools/list JSON file ({\"tools\": [...]}) whose tools to serve with echo handlers")
+	page := flag.Int("page", 0, "tools/list page size (0 = no pagination)")
+	flag.Parse()
+	opts := testfleet.Options{PageSize: *page}
+	if *fixture != "" {
+		tools, err := readTools(*fixture)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "testserver:", err)
+			os.Exit(2)
+		}
+		opts.Tools = tools
+	}
+	s := testfleet.NewServer(*name, opts)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	if err := server.NewStdioServer(s).Listen(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
+		fmt.Fprintln(os.Stderr, "testserver:", err)
+		os.Exit(1)
+	}
+}
+
+func readTools(path string) ([]mcp.Tool, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		Tools []struct {
+			Name        string             `json:"name"`
+			Description string             `json:"description"`
+			InputSchema json.RawMessage    `json:"inputSchema"`
+			Annotations mcp.ToolAnnotation `json:"annotations"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, err
+	}
+	out := make([]mcp.Tool, 0, len(f.Tools))
+	for _, t := range f.Tools {
+		schema := t.InputSchema
+		if len(schema) == 0 {
+			schema = json.RawMessage(`{"type":"object"}`)
+		}
+		out = append(out, mcp.Tool{Name: t.Name, Description: t.Description, RawInputSchema: schema, Annotations: t.Annotations})
+	}
+	return out, nil
+}

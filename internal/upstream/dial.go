@@ -1,0 +1,150 @@
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Spec says how to reach one server.
+type Spec struct {
+	Name      string
+	Transport string // stdio | http | sse | inprocess
+	Command   string
+	Args      []string
+	Env       map[string]string
+	Dir       string // working directory of a stdio child; "" = inherit
+	URL       string
+	Headers   map[string]string
+	InProcess *server.MCPServer
+	// Stderr receives a stdio child's stderr; nil discards it.
+	Stderr io.Writer
+	// Legacy pins the pre-2026 protocol (stateful, with initialize).
+	Legacy bool
+}
+
+// ClientInfo is what mcpfleet calls itself in initialize.
+var clientInfo = mcp.Implementation{Name: "mcpfleet", Version: "0.1.0"}
+
+// Dial starts a client for spec and initializes it. life bounds the
+// connection's whole lifetime (a stdio child is killed when it ends); ctx
+// bounds only the handshake.
+func Dial(ctx, life context.Context, spec Spec) (*client.Client, *mcp.InitializeResult, error) {
+	c, err := newClient(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := c.Start(life); err != nil {
+		_ = c.Close()
+		return nil, nil, fmt.Errorf("start %s: %w", spec.Transport, err)
+	}
+	type initRes struct {
+		res *mcp.InitializeResult
+		err error
+	}
+	// Initialize is run in its own goroutine so that a server that never
+	// answers cannot hold the caller past ctx, whatever the transport does.
+	done := make(chan initRes, 1)
+	go func() {
+		req := mcp.InitializeRequest{}
+		req.Params.ProtocolVersion = ""
+		req.Params.ClientInfo = clientInfo
+		res, err := c.Initialize(ctx, req)
+		done <- initRes{res, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			_ = c.Close()
+			return nil, nil, fmt.Errorf("initialize: %w", r.err)
+		}
+		return c, r.res, nil
+	case <-ctx.Done():
+		_ = c.Close()
+		return nil, nil, fmt.Errorf("initialize: %w", ctx.Err())
+	}
+}
+
+func newClient(spec Spec) (*client.Client, error) {
+	var opts []client.ClientOption
+	if spec.Legacy {
+		opts = append(opts, client.WithLegacyProtocolOnly())
+	}
+	switch spec.Transport {
+	case "inprocess":
+		if spec.InProcess == nil {
+			return nil, errors.New("inprocess transport without a server")
+		}
+		return client.NewInProcessClientWithOptions(spec.InProcess, opts...)
+	case "stdio", "":
+		if spec.Command == "" {
+			return nil, errors.New("stdio transport without a command")
+		}
+		t := transport.NewStdioWithOptions(spec.Command, EnvList(spec.Env), spec.Args,
+			transport.WithCommandFunc(commandFunc(spec)))
+		return client.NewClient(t, opts...), nil
+	case "http":
+		t, err := transport.NewStreamableHTTP(spec.URL, transport.WithHTTPHeaders(spec.Headers))
+		if err != nil {
+			return nil, err
+		}
+		return client.NewClient(t, opts...), nil
+	case "sse":
+		t, err := transport.NewSSE(spec.URL, transport.WithHeaders(spec.Headers))
+		if err != nil {
+			return nil, err
+		}
+		return client.NewClient(t, opts...), nil
+	default:
+		return nil, fmt.Errorf("unknown transport %q (want stdio, http, sse)", spec.Transport)
+	}
+}
+
+// commandFunc builds the child with a minimal environment: PATH and HOME
+// from the parent plus the server's own env. mcp-go's default would hand
+// every child the whole parent environment, secrets included.
+func commandFunc(spec Spec) transport.CommandFunc {
+	return func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+		cmd := exec.CommandContext(ctx, command, args...)
+		cmd.Env = MinimalEnv(spec.Env)
+		cmd.Dir = spec.Dir
+		if spec.Stderr != nil {
+			cmd.Stderr = spec.Stderr
+		}
+		return cmd, nil
+	}
+}
+
+// MinimalEnv returns PATH and HOME from the parent, then extra, sorted by key.
+// Keys in extra win.
+func MinimalEnv(extra map[string]string) []string {
+	m := map[string]string{}
+	for _, k := range []string{"PATH", "HOME"} {
+		if v, ok := os.LookupEnv(k); ok {
+			m[k] = v
+		}
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return EnvList(m)
+}
+
+// EnvList turns a map into sorted KEY=VALUE pairs.
+func EnvList(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}

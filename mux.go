@@ -1,0 +1,272 @@
+package mcpfleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
+	"github.com/mcpfleet/mcpfleet/normalizers"
+)
+
+// Mux is the fleet multiplexer: one connection per server, tool lists kept
+// current, and every call run through the same gates. Its methods are safe
+// for concurrent use; calls to one server never wait on another.
+type Mux struct {
+	cfg    *config.Fleet
+	opts   options
+	log    *slog.Logger
+	reg    map[string]normalizers.Transformer
+	life   context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	servers map[string]*serverConn // fixed at New; values mutate under their own locks
+	names   []string               // sorted server names
+
+	snap atomic.Pointer[snapshot]
+	// snapMu serializes snapshot rebuilds so a slow rebuild cannot overwrite
+	// a newer one.
+	snapMu sync.Mutex
+	closed atomic.Bool
+}
+
+// snapshot is an immutable view of the fleet's tools, swapped atomically
+// whenever a tool list changes.
+type snapshot struct {
+	groups []kindgroups.Group
+}
+
+// New connects every server of cfg at once and returns when all have
+// connected or failed. A server that fails is marked down with its reason,
+// unless WithStrict is given. ctx bounds only the startup; the connections
+// live until Close.
+func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
+	if cfg == nil {
+		cfg = &config.Fleet{}
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.logger == nil {
+		o.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.connectLimit <= 0 {
+		o.connectLimit = 32
+	}
+	if o.healthEvery == 0 {
+		o.healthEvery = 30 * time.Second
+	}
+	reg, err := buildRegistry(&o)
+	if err != nil {
+		return nil, err
+	}
+	cfg = withInProcess(cfg, o.inprocess)
+	if err := validationView(cfg).Validate(slices.Sorted(maps.Keys(reg))); err != nil {
+		return nil, err
+	}
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	m := &Mux{cfg: cfg, opts: o, log: o.logger, reg: reg, life: life, cancel: cancel, servers: map[string]*serverConn{}}
+	for _, s := range cfg.Servers {
+		sc := newServerConn(m, s)
+		m.servers[s.Name] = sc
+		m.names = append(m.names, s.Name)
+	}
+	sort.Strings(m.names)
+	m.snap.Store(&snapshot{})
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(o.connectLimit)
+	var mu sync.Mutex
+	var failed []error
+	for _, name := range m.names {
+		sc := m.servers[name]
+		g.Go(func() error {
+			if err := sc.connect(gctx); err != nil {
+				mu.Lock()
+				failed = append(failed, fmt.Errorf("%s: %w", name, err))
+				mu.Unlock()
+				if !o.strict {
+					sc.startReconnect()
+				}
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	m.rebuild()
+	if len(failed) > 0 {
+		sort.Slice(failed, func(i, j int) bool { return failed[i].Error() < failed[j].Error() })
+		err := errors.Join(failed...)
+		if o.strict {
+			m.Close()
+			return nil, fmt.Errorf("mcpfleet: %d of %d servers failed to connect: %w", len(failed), len(m.names), err)
+		}
+		m.log.Warn("servers down at start", "count", len(failed), "err", err)
+	}
+	if o.healthEvery > 0 {
+		m.wg.Add(1)
+		go m.healthLoop()
+	}
+	return m, nil
+}
+
+// withInProcess adds or overrides servers served in-process.
+func withInProcess(cfg *config.Fleet, inproc map[string]inprocessServer) *config.Fleet {
+	if len(inproc) == 0 {
+		return cfg
+	}
+	c := *cfg
+	c.Servers = slices.Clone(cfg.Servers)
+	for name, ip := range inproc {
+		i := slices.IndexFunc(c.Servers, func(s config.Server) bool { return s.Name == name })
+		if i >= 0 {
+			c.Servers[i].Transport = "inprocess"
+			continue
+		}
+		c.Servers = append(c.Servers, config.Server{Name: name, Kind: ip.kind, Transport: "inprocess"})
+	}
+	return &c
+}
+
+// validationView shows in-process servers to the config validator as the
+// stdio servers they stand in for: the file format has no in-process
+// transport, since only Go code can supply one.
+func validationView(cfg *config.Fleet) *config.Fleet {
+	c := *cfg
+	c.Servers = slices.Clone(cfg.Servers)
+	for i := range c.Servers {
+		if c.Servers[i].Transport == "inprocess" {
+			c.Servers[i].Transport, c.Servers[i].Command = "stdio", "(in-process)"
+		}
+	}
+	return &c
+}
+
+func buildRegistry(o *options) (map[string]normalizers.Transformer, error) {
+	var nopts *normalizers.Options
+	if len(o.resourceSingle) > 0 {
+		nopts = normalizers.WithResourceSingular(o.resourceSingle)
+	}
+	reg := normalizers.Builtins(nopts)
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(o.transformers)) {
+		if _, ok := reg[name]; ok {
+			errs = append(errs, fmt.Errorf("mcpfleet: WithArgsTransformer(%q): shadows the built-in transformer of that name; choose another name", name))
+			continue
+		}
+		if o.transformers[name] == nil {
+			errs = append(errs, fmt.Errorf("mcpfleet: WithArgsTransformer(%q): nil function", name))
+			continue
+		}
+		reg[name] = o.transformers[name]
+	}
+	return reg, errors.Join(errs...)
+}
+
+// Close disconnects every server and stops background work. It is safe to
+// call more than once.
+func (m *Mux) Close() error {
+	if !m.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	m.cancel()
+	var errs []error
+	for _, name := range m.names {
+		if err := m.servers[name].close(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
+	}
+	m.wg.Wait()
+	return errors.Join(errs...)
+}
+
+// Config returns the fleet config the Mux runs with.
+func (m *Mux) Config() *config.Fleet { return m.cfg }
+
+// ServerNames returns every configured server, sorted, up or down.
+func (m *Mux) ServerNames() []string { return slices.Clone(m.names) }
+
+// KindGroups returns the fleet folded by kind, sorted by kind. Down servers
+// are listed with the tools they had when last seen, if any.
+func (m *Mux) KindGroups() []kindgroups.Group { return m.snap.Load().groups }
+
+// Overview renders the orchestrator's view: one line per kind.
+func (m *Mux) Overview() string { return kindgroups.Overview(m.KindGroups()) }
+
+// Servers returns each server's current tool list, for building catalogs.
+func (m *Mux) Servers() []kindgroups.Server {
+	out := make([]kindgroups.Server, 0, len(m.names))
+	for _, name := range m.names {
+		sc := m.servers[name]
+		out = append(out, kindgroups.Server{Name: name, Kind: sc.kind, Tools: sc.toolList()})
+	}
+	return out
+}
+
+// Tools returns the tools of one server, in the server's order.
+func (m *Mux) Tools(server string) ([]mcp.Tool, error) {
+	sc, err := m.resolveServer(server, "")
+	if err != nil {
+		return nil, err
+	}
+	return sc.toolList(), nil
+}
+
+// Tool returns one tool's definition.
+func (m *Mux) Tool(server, tool string) (mcp.Tool, bool) {
+	sc, ok := m.servers[server]
+	if !ok {
+		return mcp.Tool{}, false
+	}
+	t := sc.tool(tool)
+	if t == nil {
+		return mcp.Tool{}, false
+	}
+	return t.def, true
+}
+
+// KindOf returns the kind of a server.
+func (m *Mux) KindOf(server string) (string, bool) {
+	sc, ok := m.servers[server]
+	if !ok {
+		return "", false
+	}
+	return sc.kind, true
+}
+
+// rebuild recomputes the kind groups from every server's current tools.
+func (m *Mux) rebuild() {
+	m.snapMu.Lock()
+	defer m.snapMu.Unlock()
+	m.snap.Store(&snapshot{groups: kindgroups.Fold(m.Servers())})
+}
+
+func (m *Mux) healthLoop() {
+	defer m.wg.Done()
+	t := time.NewTicker(m.opts.healthEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.life.Done():
+			return
+		case <-t.C:
+			for _, name := range m.names {
+				m.servers[name].probe()
+			}
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package mcpfleet
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpfleet/mcpfleet/normalizers"
+)
+
+// Option configures a Mux. Options carry Go values the YAML file cannot:
+// loggers, functions, in-process servers.
+type Option func(*options)
+
+type options struct {
+	logger         *slog.Logger
+	strict         bool
+	transformers   map[string]normalizers.Transformer
+	resourceSingle map[string]string
+	before         []BeforeFunc
+	results        []ResultFunc
+	after          []AfterFunc
+	inprocess      map[string]inprocessServer
+	connectLimit   int
+	stderr         io.Writer
+	legacy         bool
+	healthEvery    time.Duration
+}
+
+type inprocessServer struct {
+	kind string
+	srv  *server.MCPServer
+}
+
+// WithLogger sets the logger; the default discards.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithStrict makes New fail if any server fails to connect. By default a
+// server that fails is reported as down and the fleet comes up without it.
+func WithStrict() Option { return func(o *options) { o.strict = true } }
+
+// WithArgsTransformer registers a custom argument transformer under name, for
+// use from kind_settings.<kind>.args_transformer or a server's
+// args_transformer. A name may not shadow a built-in; New reports that.
+func WithArgsTransformer(name string, fn normalizers.Transformer) Option {
+	return func(o *options) {
+		if o.transformers == nil {
+			o.transformers = map[string]normalizers.Transformer{}
+		}
+		o.transformers[name] = fn
+	}
+}
+
+// WithResourceSingular extends the plural→singular table used by the
+// singularResourceType transformer.
+func WithResourceSingular(m map[string]string) Option {
+	return func(o *options) {
+		if o.resourceSingle == nil {
+			o.resourceSingle = map[string]string{}
+		}
+		for k, v := range m {
+			o.resourceSingle[k] = v
+		}
+	}
+}
+
+// WithBeforeCall adds a hook that runs after validation, before the upstream
+// call. The first one added runs first.
+func WithBeforeCall(h BeforeFunc) Option { return func(o *options) { o.before = append(o.before, h) } }
+
+// WithResultTransform adds a hook that may rewrite a result before it is
+// returned. The first one added runs first.
+func WithResultTransform(h ResultFunc) Option {
+	return func(o *options) { o.results = append(o.results, h) }
+}
+
+// WithAfterCall adds a hook that sees every call's outcome, on every path.
+func WithAfterCall(h AfterFunc) Option { return func(o *options) { o.after = append(o.after, h) } }
+
+// WithInProcess serves the named server from s in this process instead of
+// its configured transport. A name absent from the config is added with the
+// given kind ("" means its own name).
+func WithInProcess(name, kind string, s *server.MCPServer) Option {
+	return func(o *options) {
+		if o.inprocess == nil {
+			o.inprocess = map[string]inprocessServer{}
+		}
+		o.inprocess[name] = inprocessServer{kind: kind, srv: s}
+	}
+}
+
+// WithConnectConcurrency bounds how many servers connect at once (default
+// 32). Startup takes as long as the slowest server while the fleet fits.
+func WithConnectConcurrency(n int) Option { return func(o *options) { o.connectLimit = n } }
+
+// WithServerStderr receives the stderr of stdio servers; the default discards.
+func WithServerStderr(w io.Writer) Option { return func(o *options) { o.stderr = w } }
+
+// WithLegacyProtocol pins the pre-2026-07-28 MCP handshake for every server.
+func WithLegacyProtocol() Option { return func(o *options) { o.legacy = true } }
+
+// WithHealthInterval sets how often idle servers are probed with tools/list
+// (default 30s; negative disables probing).
+func WithHealthInterval(d time.Duration) Option { return func(o *options) { o.healthEvery = d } }
+
+// BeforeFunc runs before the upstream call. It may return a new ctx, a
+// result to short-circuit the call with, or an error to abort it (the caller
+// gets a RejectError with ReasonHookRejected unless the error already is one).
+type BeforeFunc func(ctx context.Context, c *Call) (context.Context, *mcp.CallToolResult, error)
+
+// ResultFunc rewrites a result. Returning an error fails the call.
+type ResultFunc func(ctx context.Context, c *Call, r *mcp.CallToolResult) (*mcp.CallToolResult, error)
+
+// AfterFunc observes a finished call. It runs on every path, rejections
+// included, and cannot change the outcome.
+type AfterFunc func(ctx context.Context, c *Call, o Outcome)

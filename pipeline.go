@@ -1,0 +1,308 @@
+package mcpfleet
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/normalizers"
+)
+
+// CallTool calls one tool on one server through the pipeline, in this order:
+//
+//  1. resolve the server and tool (unknown names are rejected with the
+//     closest valid one; a down server gives server_down);
+//  2. check that the arguments are a JSON object;
+//  3. run the kind's, then the server's argument transformers, then the
+//     field map;
+//  4. reject placeholders ("", "undefined", "<none>", …) at any depth, drop
+//     JSON null on optional fields, reject it on required ones;
+//  5. validate against the tool's input schema (compiled once);
+//  6. run the BeforeFuncs;
+//  7. call the server, with the per-call timeout; tools/call is never retried;
+//  8. run the ResultFuncs;
+//  9. run the AfterFuncs, on every path.
+//
+// Steps 1–5 never reach the server; their failures are *RejectError. A
+// transport failure is *UpstreamError. A tool that answers with IsError is a
+// Result, not an error.
+func (m *Mux) CallTool(ctx context.Context, server, tool string, args json.RawMessage) (*Result, error) {
+	start := time.Now()
+	c := &Call{Server: server, Tool: tool}
+	res, err := m.call(ctx, c, args)
+	if len(m.opts.after) > 0 {
+		o := Outcome{Result: res, Err: err, Duration: time.Since(start)}
+		o.Status, o.Reason = classify(c, res, err)
+		for _, h := range m.opts.after {
+			h(ctx, c, o)
+		}
+	}
+	if res != nil {
+		res.Duration = time.Since(start)
+	}
+	return res, err
+}
+
+func classify(c *Call, res *Result, err error) (Status, Reason) {
+	var rej *RejectError
+	var up *UpstreamError
+	switch {
+	case errors.As(err, &rej):
+		if rej.Reason == ReasonServerDown || rej.Reason == ReasonCircuitOpen {
+			return StatusDown, rej.Reason
+		}
+		return StatusRejected, rej.Reason
+	case errors.As(err, &up):
+		if up.Timeout {
+			return StatusTimeout, ""
+		}
+		return StatusUpstreamError, ""
+	case err != nil:
+		return StatusUpstreamError, ""
+	case res != nil && res.IsError:
+		return StatusToolError, ""
+	case len(c.Repairs) > 0:
+		return StatusRepaired, ""
+	}
+	return StatusOK, ""
+}
+
+func (m *Mux) resolveServer(server, tool string) (*serverConn, error) {
+	sc, ok := m.servers[server]
+	if !ok {
+		p := Problem{Path: "server", Got: fmt.Sprintf("%q", brief(server)), Want: "one of " + strings.Join(m.names, ", ")}
+		if n := nearest(server, m.names); n != "" {
+			p.Hint = fmt.Sprintf("Did you mean %q?", n)
+		}
+		return nil, reject(server, tool, ReasonUnknownServer, p)
+	}
+	return sc, nil
+}
+
+func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, error) {
+	// 1. Resolve.
+	sc, err := m.resolveServer(c.Server, c.Tool)
+	if err != nil {
+		return nil, err
+	}
+	c.Kind = sc.kind
+	cl, gen, state, lastErr := sc.live()
+	if cl == nil || state != StateUp {
+		why := lastErr
+		if why == "" {
+			why = string(state)
+		}
+		return nil, reject(c.Server, c.Tool, ReasonServerDown, Problem{Path: "server", Got: fmt.Sprintf("%q, which is %s", c.Server, state), Hint: "Last error: " + strings.TrimSuffix(brief(why), ".")})
+	}
+	te := sc.tool(c.Tool)
+	if te == nil {
+		names := sc.toolNames()
+		p := Problem{Path: "tool", Got: fmt.Sprintf("%q", brief(c.Tool)), Want: fmt.Sprintf("a tool of %s (%d tools)", c.Server, len(names))}
+		if n := nearest(c.Tool, names); n != "" {
+			p.Hint = fmt.Sprintf("Did you mean %q?", n)
+		}
+		return nil, reject(c.Server, c.Tool, ReasonUnknownTool, p)
+	}
+	c.Definition = te.def
+	schema, decoded, serr := te.compiled(c.Server)
+	if serr != nil {
+		return nil, reject(c.Server, c.Tool, ReasonToolUnusable, Problem{Hint: brief(serr.Error())})
+	}
+
+	// 2. A JSON object.
+	args, err := decodeArgs(raw)
+	if err != nil {
+		p := Problem{Got: brief(string(raw)), Want: "a JSON object"}
+		var notObject *notObjectError
+		if !errors.As(err, &notObject) {
+			p.Hint = "JSON syntax error: " + brief(err.Error()) + "."
+		}
+		return nil, reject(c.Server, c.Tool, ReasonInvalidJSON, p)
+	}
+
+	// 3. Normalize: kind transformers, server transformers, field map.
+	args, err = m.normalize(ctx, c, decoded, args)
+	if err != nil {
+		var te *normalizers.Error
+		p := Problem{Hint: err.Error()}
+		if errors.As(err, &te) {
+			p = Problem{Path: te.Path, Hint: te.Error()}
+		}
+		return nil, reject(c.Server, c.Tool, ReasonTransformFailed, p)
+	}
+
+	// 4. Placeholders.
+	if !m.allowsPlaceholders(sc, c.Tool) {
+		var problems []Problem
+		args, problems = rejectPlaceholders(decoded, args)
+		if len(problems) > 0 {
+			return nil, reject(c.Server, c.Tool, ReasonPlaceholder, problems...)
+		}
+	}
+
+	// 5. Validate.
+	if err := schema.Validate(toValidatorValue(args)); err != nil {
+		return nil, reject(c.Server, c.Tool, ReasonInvalidArguments, validationProblems(err, decoded)...)
+	}
+	c.Args = args
+
+	// 6. Before hooks.
+	for _, h := range m.opts.before {
+		nctx, short, err := h(ctx, c)
+		if err != nil {
+			var rej *RejectError
+			if errors.As(err, &rej) {
+				return nil, err
+			}
+			return nil, reject(c.Server, c.Tool, ReasonHookRejected, Problem{Hint: brief(err.Error())})
+		}
+		if nctx != nil {
+			ctx = nctx
+		}
+		if short != nil {
+			return m.transform(ctx, c, short)
+		}
+	}
+
+	// 7. Upstream, once.
+	out, err := m.send(ctx, sc, cl, gen, c)
+	if err != nil {
+		return nil, err
+	}
+	// 8. Result transforms.
+	return m.transform(ctx, c, out)
+}
+
+func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*Result, error) {
+	var err error
+	for _, h := range m.opts.results {
+		if r, err = h(ctx, c, r); err != nil {
+			return nil, fmt.Errorf("%s.%s: result transform: %w", c.Server, c.Tool, err)
+		}
+		if r == nil {
+			return nil, fmt.Errorf("%s.%s: result transform returned no result", c.Server, c.Tool)
+		}
+	}
+	return &Result{CallToolResult: *r, Server: c.Server, Tool: c.Tool, Args: c.Args, Repairs: c.Repairs}, nil
+}
+
+func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
+	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
+}, gen uint64, c *Call) (*mcp.CallToolResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, sc.callTimeout())
+	defer cancel()
+	if err := sc.sem.Acquire(ctx, 1); err != nil {
+		return nil, reject(c.Server, c.Tool, ReasonOverloaded, Problem{Hint: fmt.Sprintf("No call slot freed within the call timeout (%s).", sc.callTimeout())})
+	}
+	defer sc.sem.Release(1)
+	req := mcp.CallToolRequest{}
+	req.Params.Name = c.Tool
+	req.Params.Arguments = c.Args
+	out, err := cl.CallTool(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &UpstreamError{Server: c.Server, Tool: c.Tool, Timeout: true, Err: context.Cause(ctx)}
+		}
+		if isTransportFailure(err) {
+			sc.markDown(gen, err)
+		}
+		return nil, &UpstreamError{Server: c.Server, Tool: c.Tool, Err: err}
+	}
+	if out == nil {
+		return nil, &UpstreamError{Server: c.Server, Tool: c.Tool, Err: errors.New("empty result")}
+	}
+	return out, nil
+}
+
+// isTransportFailure tells a dead connection from a JSON-RPC error answer:
+// only the former makes a server down. mcp-go wraps every transport-level
+// failure in *transport.Error and returns error answers unwrapped.
+func isTransportFailure(err error) bool {
+	var te *transport.Error
+	return errors.As(err, &te)
+}
+
+func decodeArgs(raw json.RawMessage) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return map[string]any{}, nil
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, &notObjectError{jsonKind(v)}
+	}
+	return obj, nil
+}
+
+type notObjectError struct{ kind string }
+
+func (e *notObjectError) Error() string { return "got a JSON " + e.kind }
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	}
+	return "value"
+}
+
+// normalize runs the configured transformers one at a time, recording which
+// of them changed anything.
+func (m *Mux) normalize(ctx context.Context, c *Call, schema map[string]any, args map[string]any) (map[string]any, error) {
+	names := m.cfg.Transformers(c.Server)
+	call := normalizers.Call{Server: c.Server, Kind: c.Kind, Tool: c.Tool, Schema: schema, Separator: m.cfg.Separator(c.Server)}
+	for _, name := range names {
+		fn := m.reg[name]
+		if fn == nil {
+			continue // Validate refused unknown names at New
+		}
+		call.Args = args
+		out, err := fn(ctx, call)
+		if err != nil {
+			return nil, err
+		}
+		if out != nil && !reflect.DeepEqual(out, args) {
+			c.Repairs = append(c.Repairs, name)
+			args = out
+		}
+	}
+	if fm := m.cfg.FieldMap(c.Server); len(fm) > 0 {
+		out, err := normalizers.ApplyFieldMap(args, fm)
+		if err != nil {
+			return nil, err
+		}
+		if !reflect.DeepEqual(out, args) {
+			c.Repairs = append(c.Repairs, "field_map")
+			args = out
+		}
+	}
+	return args, nil
+}
+
+func (m *Mux) allowsPlaceholders(sc *serverConn, tool string) bool {
+	allow := slices.Concat(sc.cfg.AllowPlaceholders, m.cfg.Settings(sc.kind).AllowPlaceholders)
+	return slices.Contains(allow, "*") || slices.Contains(allow, tool)
+}
+
+// toValidatorValue hands the validator the decoded arguments. encoding/json
+// numbers are float64, which the validator accepts as they are.
+func toValidatorValue(args map[string]any) any { return args }

@@ -1,0 +1,179 @@
+package mcpfleet_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/testfleet"
+	"github.com/mcpfleet/mcpfleet/normalizers"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestRejections runs every rejection path and pins its model-facing text
+// in testdata/reject.golden. No rejected call may reach the server.
+func TestRejections(t *testing.T) {
+	var calls atomic.Int64
+	srv := testfleet.NewServer("k8s-1", testfleet.Options{Calls: &calls})
+	cfg := &config.Fleet{
+		Servers: []config.Server{{Name: "ghost", Kind: "kubernetes", Transport: "stdio", Command: "/nonexistent/server"}},
+		KindSettings: map[string]config.KindSettings{
+			"kubernetes": {ArgsTransformer: []string{"boom"}},
+		},
+	}
+	boom := func(ctx context.Context, c normalizers.Call) (map[string]any, error) {
+		if c.Args["explode"] == true {
+			return nil, errors.New("explode is not a real option; remove it")
+		}
+		out := map[string]any{}
+		for k, v := range c.Args {
+			if k != "explode" {
+				out[k] = v
+			}
+		}
+		return out, nil
+	}
+	hook := func(ctx context.Context, c *mcpfleet.Call) (context.Context, *mcp.CallToolResult, error) {
+		if c.Args["namespace"] == "kube-system" {
+			return nil, nil, errors.New("kube-system is off limits for this agent")
+		}
+		return nil, nil, nil
+	}
+	mx := newMux(t, cfg, mcpfleet.WithInProcess("k8s-1", "kubernetes", srv),
+		mcpfleet.WithArgsTransformer("boom", boom), mcpfleet.WithBeforeCall(hook))
+
+	tests := []struct {
+		name, server, tool, args string
+		reason                   mcpfleet.Reason
+	}{
+		{"unknown server", "k8s-9", "pods_log", `{"name":"a"}`, mcpfleet.ReasonUnknownServer},
+		{"unknown server far", "zzzzzzzz", "pods_log", `{"name":"a"}`, mcpfleet.ReasonUnknownServer},
+		{"server down", "ghost", "pods_log", `{"name":"a"}`, mcpfleet.ReasonServerDown},
+		{"unknown tool", "k8s-1", "pod_logs", `{"name":"a"}`, mcpfleet.ReasonUnknownTool},
+		{"not an object", "k8s-1", "pods_log", `["a"]`, mcpfleet.ReasonInvalidJSON},
+		{"bad json", "k8s-1", "pods_log", `{"name":`, mcpfleet.ReasonInvalidJSON},
+		{"transformer error", "k8s-1", "pods_log", `{"name":"a","explode":true}`, mcpfleet.ReasonTransformFailed},
+		{"placeholder empty", "k8s-1", "pods_log", `{"name":""}`, mcpfleet.ReasonPlaceholder},
+		{"placeholder none", "k8s-1", "pods_log", `{"name":"<none>","namespace":"Undefined"}`, mcpfleet.ReasonPlaceholder},
+		{"placeholder whitespace", "k8s-1", "pods_log", `{"name":"   "}`, mcpfleet.ReasonPlaceholder},
+		{"null on required", "k8s-1", "pods_log", `{"name":null}`, mcpfleet.ReasonPlaceholder},
+		{"missing required", "k8s-1", "pods_log", `{"namespace":"prod"}`, mcpfleet.ReasonInvalidArguments},
+		{"wrong type", "k8s-1", "pods_log", `{"name":["a","b"]}`, mcpfleet.ReasonInvalidArguments},
+		{"enum", "k8s-1", "pods_log", `{"name":"a","resourceType":"pods"}`, mcpfleet.ReasonInvalidArguments},
+		{"hallucinated field", "k8s-1", "pods_log", `{"name":"a","podName":"a"}`, mcpfleet.ReasonInvalidArguments},
+		{"hook", "k8s-1", "pods_log", `{"name":"a","namespace":"kube-system"}`, mcpfleet.ReasonHookRejected},
+	}
+	var golden strings.Builder
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := call(t, mx, tc.server, tc.tool, tc.args)
+			var rej *mcpfleet.RejectError
+			if !errors.As(err, &rej) {
+				t.Fatalf("err = %v, want *RejectError", err)
+			}
+			if rej.Reason != tc.reason {
+				t.Errorf("reason = %s, want %s", rej.Reason, tc.reason)
+			}
+			if !errors.Is(err, mcpfleet.ErrRejected) {
+				t.Error("errors.Is(err, ErrRejected) = false")
+			}
+			golden.WriteString("## " + tc.name + "\n" + err.Error() + "\n\n")
+		})
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d rejected calls reached the server, want 0", n)
+	}
+	checkGolden(t, "testdata/reject.golden", golden.String())
+
+	// Null on an optional field is dropped as absent, and the call goes through.
+	res, err := call(t, mx, "k8s-1", "pods_log", `{"name":"api-7f9c","namespace":null}`)
+	if err != nil {
+		t.Fatalf("null optional: %v", err)
+	}
+	if got, want := res.Text(), `k8s-1 logs {"name":"api-7f9c"}`; got != want {
+		t.Errorf("null optional: sent %q, want %q", got, want)
+	}
+}
+
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s mismatch; run go test -update and review the diff.\n--- got ---\n%s", path, got)
+	}
+}
+
+func TestPlaceholderOptOut(t *testing.T) {
+	cfg := &config.Fleet{Servers: []config.Server{{Name: "lit", Kind: "test", Transport: "stdio", Command: "unused", AllowPlaceholders: []string{"echo"}}}}
+	mx := newMux(t, cfg, mcpfleet.WithInProcess("lit", "test", testfleet.NewServer("lit", testfleet.Options{})))
+	res, err := call(t, mx, "lit", "echo", `{"text":"none"}`)
+	if err != nil {
+		t.Fatalf("opted-out tool rejected %q: %v", "none", err)
+	}
+	if res.Text() != "lit: none" {
+		t.Errorf("text = %q", res.Text())
+	}
+	if _, err := call(t, mx, "lit", "pods_log", `{"name":"none"}`); !errors.Is(err, mcpfleet.ErrRejected) {
+		t.Errorf("tool without opt-out accepted a placeholder: %v", err)
+	}
+}
+
+func TestHooks(t *testing.T) {
+	var seen []mcpfleet.Outcome
+	type key struct{}
+	mx := newMux(t, &config.Fleet{},
+		mcpfleet.WithInProcess("h", "test", testfleet.NewServer("h", testfleet.Options{})),
+		mcpfleet.WithBeforeCall(func(ctx context.Context, c *mcpfleet.Call) (context.Context, *mcp.CallToolResult, error) {
+			if c.Tool == "fail" {
+				return nil, mcp.NewToolResultText("short-circuited"), nil
+			}
+			return context.WithValue(ctx, key{}, "v"), nil, nil
+		}),
+		mcpfleet.WithResultTransform(func(ctx context.Context, c *mcpfleet.Call, r *mcp.CallToolResult) (*mcp.CallToolResult, error) {
+			if ctx.Value(key{}) == "v" {
+				r.Content = append(r.Content, mcp.NewTextContent("[ctx replaced]"))
+			}
+			return r, nil
+		}),
+		mcpfleet.WithAfterCall(func(ctx context.Context, c *mcpfleet.Call, o mcpfleet.Outcome) { seen = append(seen, o) }),
+	)
+	res, err := call(t, mx, "h", "echo", `{"text":"x"}`)
+	if err != nil || res.Text() != "h: x\n[ctx replaced]" {
+		t.Errorf("echo: %q %v", res.Text(), err)
+	}
+	res, err = call(t, mx, "h", "fail", `{}`)
+	if err != nil || res.Text() != "short-circuited" {
+		t.Errorf("short-circuit: %q %v", res.Text(), err)
+	}
+	_, _ = call(t, mx, "h", "nope", `{}`)
+	want := []mcpfleet.Status{mcpfleet.StatusOK, mcpfleet.StatusOK, mcpfleet.StatusRejected}
+	if len(seen) != len(want) {
+		t.Fatalf("after hook saw %d calls, want %d", len(seen), len(want))
+	}
+	for i, o := range seen {
+		if o.Status != want[i] || o.Duration <= 0 {
+			t.Errorf("outcome %d = %+v, want status %s and a duration", i, o, want[i])
+		}
+	}
+	if seen[2].Reason != mcpfleet.ReasonUnknownTool {
+		t.Errorf("reject reason = %q", seen[2].Reason)
+	}
+}

@@ -1,0 +1,333 @@
+package mcpfleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/sync/semaphore"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/upstream"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
+)
+
+// State is a server's connection state.
+type State string
+
+// Server states.
+const (
+	StateConnecting State = "connecting"
+	StateUp         State = "up"
+	StateDown       State = "down"
+	StateClosed     State = "closed"
+)
+
+// ServerStatus is one server's health, as Status reports it.
+type ServerStatus struct {
+	Name       string    `json:"name"`
+	Kind       string    `json:"kind"`
+	State      State     `json:"state"`
+	LastError  string    `json:"last_error,omitempty"`
+	Reconnects int       `json:"reconnects"`
+	Changed    time.Time `json:"changed"`
+	Tools      int       `json:"tools"`
+}
+
+// Status reports every server's state, sorted by name.
+func (m *Mux) Status() []ServerStatus {
+	out := make([]ServerStatus, 0, len(m.names))
+	for _, name := range m.names {
+		out = append(out, m.servers[name].status())
+	}
+	return out
+}
+
+// toolEntry is one tool with its schema compiled once, lazily.
+type toolEntry struct {
+	def     mcp.Tool
+	once    sync.Once
+	schema  *jsonschema.Schema
+	decoded map[string]any
+	err     error // the schema is unusable
+}
+
+func (t *toolEntry) compiled(server string) (*jsonschema.Schema, map[string]any, error) {
+	t.once.Do(func() {
+		t.schema, t.decoded, t.err = compileSchema(server+"/"+t.def.Name, kindgroups.SchemaOf(t.def))
+	})
+	return t.schema, t.decoded, t.err
+}
+
+type serverConn struct {
+	m    *Mux
+	name string
+	kind string
+	cfg  config.Server
+	spec upstream.Spec
+	sem  *semaphore.Weighted
+	sf   singleflight.Group
+
+	mu         sync.RWMutex
+	client     *client.Client
+	gen        uint64 // bumps on every (re)connect, so a stale failure cannot mark a fresh connection down
+	tools      map[string]*toolEntry
+	order      []mcp.Tool
+	state      State
+	lastErr    string
+	reconnects int
+	changed    time.Time
+	retrying   bool
+}
+
+func newServerConn(m *Mux, s config.Server) *serverConn {
+	spec := upstream.Spec{
+		Name: s.Name, Transport: s.Transport, Command: s.Command, Args: s.Args, Env: s.Env,
+		URL: s.URL, Headers: s.Headers, Stderr: m.opts.stderr, Legacy: m.opts.legacy,
+	}
+	if ip, ok := m.opts.inprocess[s.Name]; ok {
+		spec.Transport, spec.InProcess = "inprocess", ip.srv
+	}
+	inflight := s.MaxInFlight
+	if inflight <= 0 {
+		inflight = 16
+	}
+	return &serverConn{m: m, name: s.Name, kind: s.KindName(), cfg: s, spec: spec,
+		sem: semaphore.NewWeighted(int64(inflight)), state: StateConnecting, changed: time.Now()}
+}
+
+func (sc *serverConn) connectTimeout() time.Duration {
+	if sc.cfg.ConnectTimeout > 0 {
+		return sc.cfg.ConnectTimeout
+	}
+	return 20 * time.Second
+}
+
+func (sc *serverConn) callTimeout() time.Duration {
+	if sc.cfg.CallTimeout > 0 {
+		return sc.cfg.CallTimeout
+	}
+	return 60 * time.Second
+}
+
+// connect dials, lists tools and marks the server up.
+func (sc *serverConn) connect(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, sc.connectTimeout())
+	defer cancel()
+	c, _, err := upstream.Dial(ctx, sc.m.life, sc.spec)
+	if err != nil {
+		sc.markDown(0, err)
+		return err
+	}
+	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{}) // follows nextCursor
+	if err != nil {
+		_ = c.Close()
+		err = fmt.Errorf("tools/list: %w", err)
+		sc.markDown(0, err)
+		return err
+	}
+	sc.mu.Lock()
+	if sc.state == StateClosed {
+		sc.mu.Unlock()
+		_ = c.Close()
+		return errors.New("closed")
+	}
+	old := sc.client
+	sc.client = c
+	sc.gen++
+	gen := sc.gen
+	sc.setToolsLocked(tools.Tools)
+	sc.state, sc.lastErr, sc.changed = StateUp, "", time.Now()
+	sc.mu.Unlock()
+	if old != nil {
+		_ = old.Close()
+	}
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+			go sc.refresh(gen)
+		}
+	})
+	// Over streamable HTTP on the 2026 protocol, notifications flow only on
+	// a subscription stream; elsewhere this fails harmlessly.
+	if sc.spec.Transport != "inprocess" {
+		_, _ = c.ListenAsync(sc.m.life, mcp.SubscriptionFilter{ToolsListChanged: true}, nil)
+	}
+	sc.m.log.Info("server up", "server", sc.name, "kind", sc.kind, "tools", len(tools.Tools))
+	return nil
+}
+
+func (sc *serverConn) setToolsLocked(list []mcp.Tool) {
+	tools := make(map[string]*toolEntry, len(list))
+	order := make([]mcp.Tool, 0, len(list))
+	for _, t := range list {
+		if _, dup := tools[t.Name]; dup {
+			sc.m.log.Warn("server lists a tool twice; keeping the first", "server", sc.name, "tool", t.Name)
+			continue
+		}
+		// Keep the schema as JSON, so kinds compare and render exactly
+		// what was received.
+		if len(t.RawInputSchema) == 0 {
+			t.RawInputSchema = kindgroups.SchemaOf(t)
+			t.InputSchema = mcp.ToolInputSchema{}
+		}
+		tools[t.Name] = &toolEntry{def: t}
+		order = append(order, t)
+	}
+	sc.tools, sc.order = tools, order
+}
+
+// refresh re-fetches the tool list after tools/list_changed; concurrent
+// notifications collapse into one fetch.
+func (sc *serverConn) refresh(gen uint64) {
+	_, _, _ = sc.sf.Do("refresh", func() (any, error) {
+		sc.mu.RLock()
+		c, cur := sc.client, sc.gen
+		sc.mu.RUnlock()
+		if c == nil || cur != gen {
+			return nil, nil
+		}
+		ctx, cancel := context.WithTimeout(sc.m.life, sc.connectTimeout())
+		defer cancel()
+		res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+		if err != nil {
+			sc.m.log.Warn("tools/list after list_changed failed", "server", sc.name, "err", err)
+			return nil, err
+		}
+		sc.mu.Lock()
+		if sc.gen == gen {
+			sc.setToolsLocked(res.Tools)
+			sc.changed = time.Now()
+		}
+		sc.mu.Unlock()
+		sc.m.rebuild()
+		return nil, nil
+	})
+}
+
+// markDown records a failure of connection generation gen (0 = the dial
+// itself) and starts reconnecting.
+func (sc *serverConn) markDown(gen uint64, err error) {
+	sc.mu.Lock()
+	if gen != 0 && gen != sc.gen {
+		sc.mu.Unlock()
+		return
+	}
+	if sc.state == StateClosed {
+		sc.mu.Unlock()
+		return
+	}
+	wasUp := sc.state == StateUp
+	sc.state, sc.lastErr, sc.changed = StateDown, err.Error(), time.Now()
+	c := sc.client
+	sc.client = nil
+	sc.mu.Unlock()
+	if c != nil {
+		_ = c.Close()
+	}
+	if wasUp {
+		sc.m.log.Warn("server down", "server", sc.name, "err", err)
+		sc.startReconnect()
+	}
+}
+
+// startReconnect retries with exponential backoff and full jitter, capped.
+func (sc *serverConn) startReconnect() {
+	sc.mu.Lock()
+	if sc.retrying || sc.state == StateClosed {
+		sc.mu.Unlock()
+		return
+	}
+	sc.retrying = true
+	sc.mu.Unlock()
+	sc.m.wg.Add(1)
+	go func() {
+		defer sc.m.wg.Done()
+		defer func() { sc.mu.Lock(); sc.retrying = false; sc.mu.Unlock() }()
+		base, ceiling := 200*time.Millisecond, 30*time.Second
+		for attempt := 0; ; attempt++ {
+			d := min(ceiling, base<<min(attempt, 20))
+			wait := time.Duration(rand.Int64N(int64(d) + 1))
+			select {
+			case <-sc.m.life.Done():
+				return
+			case <-time.After(wait):
+			}
+			if err := sc.connect(sc.m.life); err == nil {
+				sc.mu.Lock()
+				sc.reconnects++
+				sc.mu.Unlock()
+				sc.m.rebuild()
+				return
+			}
+		}
+	}()
+}
+
+// probe lists tools on an up server to notice one that died quietly.
+func (sc *serverConn) probe() {
+	sc.mu.RLock()
+	c, gen, state := sc.client, sc.gen, sc.state
+	sc.mu.RUnlock()
+	if c == nil || state != StateUp {
+		return
+	}
+	ctx, cancel := context.WithTimeout(sc.m.life, sc.connectTimeout())
+	defer cancel()
+	if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil && sc.m.life.Err() == nil {
+		sc.markDown(gen, fmt.Errorf("health probe: %w", err))
+	}
+}
+
+func (sc *serverConn) close() error {
+	sc.mu.Lock()
+	c := sc.client
+	sc.client, sc.state, sc.changed = nil, StateClosed, time.Now()
+	sc.mu.Unlock()
+	if c != nil {
+		return c.Close()
+	}
+	return nil
+}
+
+func (sc *serverConn) status() ServerStatus {
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	return ServerStatus{Name: sc.name, Kind: sc.kind, State: sc.state, LastError: sc.lastErr,
+		Reconnects: sc.reconnects, Changed: sc.changed, Tools: len(sc.order)}
+}
+
+func (sc *serverConn) toolList() []mcp.Tool {
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	return sc.order
+}
+
+func (sc *serverConn) tool(name string) *toolEntry {
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	return sc.tools[name]
+}
+
+func (sc *serverConn) toolNames() []string {
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	names := make([]string, 0, len(sc.order))
+	for _, t := range sc.order {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// live returns the current client and its generation, or an error if down.
+func (sc *serverConn) live() (*client.Client, uint64, State, string) {
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	return sc.client, sc.gen, sc.state, sc.lastErr
+}
