@@ -12,7 +12,7 @@ import (
 func jiraWriteTools() []toolSpec {
 	return []toolSpec{
 		{Name: "jira_add_watcher", Title: "Add watcher",
-			Desc: "Make a user watch an issue so that they are notified of its changes.",
+			Desc: "Make a user watch an issue so that they are notified of its changes. The user is resolved from an email, display name or account id.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pReq("user_identifier", jUserIdent),
@@ -25,7 +25,7 @@ func jiraWriteTools() []toolSpec {
 				pStr("account_id", "Account id of the watcher to remove, on Cloud."),
 			}},
 		{Name: "jira_create_issue", Title: "Create issue", Handle: jiraCreate,
-			Desc: "Create a Jira issue in a project. Check the required fields with jira_get_create_fields first when the project has custom requirements.",
+			Desc: "Create a Jira issue in a project. Check the required fields with jira_get_create_fields first when the project has custom requirements. Returns the key and URL of the created issue. Sub-tasks need a parent given in additional_fields, and epics may need an epic name on older servers.",
 			Params: []param{
 				pReq("project_key", jProject),
 				pReq("summary", "One-line title of the new issue."),
@@ -36,13 +36,13 @@ func jiraWriteTools() []toolSpec {
 				pStr("additional_fields", "JSON object of any other fields to set, e.g. {\"priority\":{\"name\":\"High\"},\"labels\":[\"ops\"],\"parent\":\"PROJ-10\"}."),
 			}},
 		{Name: "jira_batch_create_issues", Title: "Create issues in batch",
-			Desc: "Create several issues in one request.",
+			Desc: "Create several issues in one request. Every issue is validated first; with validate_only nothing is written. Returns the created keys and any per-issue errors.",
 			Params: []param{
 				pReq("issues", "JSON array of issue objects, each with project_key, summary, issue_type and optional description, assignee and components."),
 				pBool("validate_only", "Check the payload without creating anything."),
 			}},
 		{Name: "jira_update_issue", Title: "Update issue", Destructive: true,
-			Desc: "Change fields of an existing issue, and optionally attach files, move it through a transition, add a comment or log work in the same call.",
+			Desc: "Change fields of an existing issue, and optionally attach files, move it through a transition, add a comment or log work in the same call. Only the fields given change; everything else is left as it is. Returns the updated issue.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pStr("fields", "JSON object of fields to set, e.g. {\"summary\":\"New title\",\"assignee\":\"user@example.com\"}."),
@@ -57,22 +57,22 @@ func jiraWriteTools() []toolSpec {
 				pStr("return_fields", "Comma-separated fields to include in the returned issue."),
 			}},
 		{Name: "jira_assign_issue", Title: "Assign issue",
-			Desc: "Set or clear the assignee of an issue. Accepts an email, display name or account id; leave assignee empty to unassign. On Cloud the name is resolved to an account id first, so an ambiguous name fails with the candidates listed.",
+			Desc: "Set or clear the assignee of an issue. Accepts an email, display name or account id; leave assignee empty to unassign. On Cloud the name is resolved to an account id first, so an ambiguous name fails with the candidates listed. Returns the issue key with the resolved assignee.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pStr("assignee", "The new assignee: email, display name, username or account id. Empty unassigns the issue."),
 			}},
 		{Name: "jira_delete_issue", Title: "Delete issue", Destructive: true,
-			Desc:   "Delete an issue permanently.",
+			Desc:   "Delete an issue permanently. Sub-tasks go with it. This cannot be undone.",
 			Params: []param{pReq("issue_key", jIssueKey)}},
 		{Name: "jira_move_issue", Title: "Move issue", Destructive: true,
-			Desc: "Move an issue to another project, where it gets a new key. Issue type and status are mapped to the closest match in the target project; fields the target does not have are dropped. Jira Cloud only.",
+			Desc: "Move an issue to another project, where it gets a new key. Issue type and status are mapped to the closest match in the target project; fields the target does not have are dropped. Jira Cloud only. Returns the new key; the old key keeps redirecting to it.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pReq("target_project_key", "Key of the project to move the issue into."),
 			}},
 		{Name: "jira_add_comment", Title: "Add comment", Handle: jiraAddComment,
-			Desc: "Add a comment to an issue.",
+			Desc: "Add a comment to an issue. Returns the comment id, author and creation time. Markdown is converted to Jira markup or the Atlassian document format as the server needs.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pReq("body", "Text of the comment in Markdown."),
@@ -80,7 +80,7 @@ func jiraWriteTools() []toolSpec {
 				pBool("public", "Service desk only: make the comment visible to the customer (true) or internal (false)."),
 			}},
 		{Name: "jira_edit_comment", Title: "Edit comment", Destructive: true,
-			Desc: "Replace the text of an existing comment.",
+			Desc: "Replace the text of an existing comment. Only the author or an administrator may edit a comment.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pReq("comment_id", "Id of the comment to edit."),
@@ -88,7 +88,7 @@ func jiraWriteTools() []toolSpec {
 				pStr("visibility", jVisiblity),
 			}},
 		{Name: "jira_add_worklog", Title: "Add worklog", Destructive: true,
-			Desc: "Log time spent on an issue, optionally adjusting its estimates.",
+			Desc: "Log time spent on an issue, optionally adjusting its estimates. Returns the created worklog entry.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pReq("time_spent", "Duration in Jira format, e.g. '1h 30m', '2d' or '45m'."),
@@ -98,13 +98,13 @@ func jiraWriteTools() []toolSpec {
 				pStr("remaining_estimate", "New remaining estimate, same format as time_spent."),
 			}},
 		{Name: "jira_link_to_epic", Title: "Link to epic", Destructive: true,
-			Desc: "Put an issue under an epic.",
+			Desc: "Put an issue under an epic. On next-gen and recent Cloud projects the epic becomes the parent of the issue; on older ones the Epic Link field is set.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pReq("epic_key", "Key of the epic, e.g. PROJ-5."),
 			}},
 		{Name: "jira_create_issue_link", Title: "Create issue link",
-			Desc: "Link two issues with a link type such as Blocks, Duplicate or Relates.",
+			Desc: "Link two issues with a link type such as Blocks, Duplicate or Relates. Returns the id of the new link.",
 			Params: []param{
 				pReq("link_type", "Name of the link type, from jira_get_link_types."),
 				pReq("inward_issue_key", "Key of the issue on the inward side (e.g. the one that 'is blocked by')."),
@@ -113,7 +113,7 @@ func jiraWriteTools() []toolSpec {
 				pStr("comment_visibility", jVisiblity),
 			}},
 		{Name: "jira_create_remote_issue_link", Title: "Create remote link",
-			Desc: "Attach a link to an outside resource (a wiki page, a dashboard, a merge request) to an issue; it appears in the issue's links section with its title and optional icon.",
+			Desc: "Attach a link to an outside resource (a wiki page, a dashboard, a merge request) to an issue; it appears in the issue's links section with its title and optional icon. Returns the id of the remote link.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pReq("url", "Address the link points to."),
@@ -123,10 +123,10 @@ func jiraWriteTools() []toolSpec {
 				pStr("icon_url", "Address of a 16x16 icon shown next to the link."),
 			}},
 		{Name: "jira_remove_issue_link", Title: "Remove issue link", Destructive: true,
-			Desc:   "Delete a link between two issues.",
+			Desc:   "Delete a link between two issues. Both issues stay as they are; only the link goes.",
 			Params: []param{pReq("link_id", "Id of the link to remove, as shown in the issue's links.")}},
 		{Name: "jira_transition_issue", Title: "Transition issue", Destructive: true, Handle: jiraTransition,
-			Desc: "Move an issue to another workflow status.",
+			Desc: "Move an issue to another workflow status. Some transitions open a screen with required fields, such as a resolution; pass them in fields. Returns the new status.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pReq("transition_id", "Id of the transition, from jira_get_transitions."),
@@ -134,7 +134,7 @@ func jiraWriteTools() []toolSpec {
 				pStr("comment", "Comment to add during the transition."),
 			}},
 		{Name: "jira_create_sprint", Title: "Create sprint",
-			Desc: "Create a sprint on a board.",
+			Desc: "Create a sprint on a board. The sprint starts in the future state. Returns its id.",
 			Params: []param{
 				pReq("board_id", jBoardID),
 				pReq("name", "Name of the sprint."),
@@ -143,7 +143,7 @@ func jiraWriteTools() []toolSpec {
 				pStr("goal", "What the sprint aims to achieve."),
 			}},
 		{Name: "jira_update_sprint", Title: "Update sprint", Destructive: true,
-			Desc: "Change a sprint.",
+			Desc: "Change a sprint. Only the given attributes change.",
 			Params: []param{
 				pReq("sprint_id", jSprintID),
 				pStr("name", "New name."),
@@ -153,16 +153,16 @@ func jiraWriteTools() []toolSpec {
 				pStr("goal", "New goal."),
 			}},
 		{Name: "jira_add_issues_to_sprint", Title: "Add issues to sprint", Destructive: true,
-			Desc: "Move issues into a sprint.",
+			Desc: "Move issues into a sprint. Issues leave any sprint they were in before.",
 			Params: []param{
 				pReq("sprint_id", jSprintID),
 				pReq("issue_keys", "Comma-separated issue keys to move."),
 			}},
 		{Name: "jira_move_issues_to_backlog", Title: "Move issues to backlog",
-			Desc:   "Take issues out of whatever sprint they are in and put them back in the backlog.",
+			Desc:   "Take issues out of whatever sprint they are in and put them back in the backlog. Only works for issues on a Scrum board.",
 			Params: []param{pReq("issue_keys", "Comma-separated issue keys to move to the backlog.")}},
 		{Name: "jira_create_customer_request", Title: "Create customer request", Destructive: true,
-			Desc: "Raise a service desk request as or for a customer.",
+			Desc: "Raise a service desk request as or for a customer. Returns the new request key and its portal link.",
 			Params: []param{
 				pReq("service_desk_id", jSDID),
 				pReq("request_type_id", "Id of the request type, from jira_get_request_types."),
@@ -173,7 +173,7 @@ func jiraWriteTools() []toolSpec {
 				pBool("strict_on_behalf", "Fail rather than fall back to the caller when raise_on_behalf_of cannot be resolved."),
 			}},
 		{Name: "jira_create_version", Title: "Create version",
-			Desc: "Create a fix version in a project.",
+			Desc: "Create a fix version in a project. Returns the new version with its id.",
 			Params: []param{
 				pReq("project_key", jProject),
 				pReq("name", "Name of the version, e.g. '2.4.0'."),
@@ -182,13 +182,13 @@ func jiraWriteTools() []toolSpec {
 				pStr("description", "What the version contains."),
 			}},
 		{Name: "jira_batch_create_versions", Title: "Create versions in batch",
-			Desc: "Create several fix versions in a project in one call.",
+			Desc: "Create several fix versions in a project in one call. Returns the created versions and any that failed with the reason.",
 			Params: []param{
 				pReq("project_key", jProject),
 				pReq("versions", "JSON array of versions, each with name and optional start_date, release_date and description."),
 			}},
 		{Name: "jira_update_version", Title: "Update version", Destructive: true,
-			Desc: "Change a fix version: rename it, move its dates, or mark it released or archived. Only the fields you pass change.",
+			Desc: "Change a fix version: rename it, move its dates, or mark it released or archived. Only the fields you pass change. Returns the version after the change.",
 			Params: []param{
 				pReq("version_id", "Id of the version, from jira_get_project_versions."),
 				pStr("name", "New name."),
@@ -199,7 +199,7 @@ func jiraWriteTools() []toolSpec {
 				pBool("released", "Mark the version released (true) or unreleased (false)."),
 			}},
 		{Name: "jira_update_proforma_form_answers", Title: "Update form answers", Destructive: true,
-			Desc: "Fill in or change answers of a ProForma form on an issue. Each answer names a question id, the question type and the value in the shape that type expects: text for TEXT and PARAGRAPH, a number for NUMBER, YYYY-MM-DD for DATE, a list of choice ids for CHOICE and CHECKBOX, account ids for USER. Answers for other questions are left unchanged. The form must not be locked or already submitted.",
+			Desc: "Fill in or change answers of a ProForma form on an issue. Each answer names a question id, the question type and the value in the shape that type expects: text for TEXT and PARAGRAPH, a number for NUMBER, YYYY-MM-DD for DATE, a list of choice ids for CHOICE and CHECKBOX, account ids for USER. Answers for other questions are left unchanged. The form must not be locked or already submitted. Returns the updated answers and any that were rejected with the reason.",
 			Params: []param{
 				pReq("issue_key", jIssueKey),
 				pReq("form_id", "UUID of the form, from jira_get_issue_proforma_forms."),
@@ -501,4 +501,25 @@ func jiraHandlers() map[string]handler {
 		"jira_get_issue_development_info":  jiraDevInfo,
 		"jira_get_issues_development_info": jiraDevInfo,
 	}
+}
+
+// atlassianDefaults gives every optional argument without a default an
+// explicit "default": null, as the Python server behind the jira and wiki
+// kinds emits: models see the same schema shape as from the real thing.
+func atlassianDefaults(tools []toolSpec) []toolSpec {
+	for i := range tools {
+		for j, p := range tools[i].Params {
+			if p.Required || p.Default != nil {
+				continue
+			}
+			if _, ok := p.Extra["default"]; !ok {
+				x := map[string]any{"default": nil}
+				for k, v := range p.Extra {
+					x[k] = v
+				}
+				tools[i].Params[j].Extra = x
+			}
+		}
+	}
+	return tools
 }
