@@ -1,0 +1,52 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// FuzzLoadBytes checks that no input panics and that every failure is a
+// *ValidationError or a *ParseError naming the format.
+func FuzzLoadBytes(f *testing.F) {
+	f.Add([]byte(exampleYAML), false)
+	f.Add([]byte(exampleJSON), true)
+	f.Add([]byte(envBase), false)
+	f.Add([]byte("servers:\n  - {name: A, transport: htp, call_timeout: 30, env: [x]}\nkind_settings: {x: [1]}\n"), false)
+	f.Add([]byte(`{"servers": [{"name": 1, "max_in_flight": 1e300, "args": [{}]}], "kind_settings": null}`), true)
+	f.Add([]byte("servers: [{name: a, command: '${X:-${Y}}', args: ['$${'], headers: {'': x}}]"), false)
+	environ := func() []string {
+		return []string{"MCPFLEET_SERVERS__A__URL=https://x", "MCPFLEET_KIND_SETTINGS__A__FIELD_MAP__x=y", "MCPFLEET_DEFERRED_TOOLS=on"}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, isJSON bool) {
+		format := "yaml"
+		if isJSON {
+			format = "json"
+		}
+		fleet, err := load(data, format, "/cfg", environ, fakeVars(map[string]string{"X": "x"}), nil)
+		if err == nil {
+			if fleet == nil {
+				t.Fatal("nil fleet without error")
+			}
+			if verr := fleet.Validate(nil); verr != nil {
+				t.Fatalf("loaded fleet fails Validate: %v", verr)
+			}
+			_ = fleet.Redacted()
+			return
+		}
+		var verr *ValidationError
+		var perr *ParseError
+		switch {
+		case errors.As(err, &verr):
+			if len(verr.Problems) == 0 {
+				t.Fatal("ValidationError without problems")
+			}
+		case errors.As(err, &perr):
+			if !strings.Contains(err.Error(), format) {
+				t.Fatalf("parse error %q does not mention %s", err, format)
+			}
+		default:
+			t.Fatalf("unexpected error type %T: %v", err, err)
+		}
+	})
+}
