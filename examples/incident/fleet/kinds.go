@@ -44,3 +44,14 @@ func withHandlers(tools []toolSpec, hs map[string]handler) []toolSpec {
 	}
 	return tools
 }
+
+// withDefaults gives every tool without a handler the kind's per-tool
+// fallback, which knows the tool name (kindSpec.Default does not).
+func withDefaults(tools []toolSpec, def func(tool string) handler) []toolSpec {
+	for i := range tools {
+		if tools[i].Handle == nil {
+			tools[i].Handle = def(tools[i].Name)
+		}
+	}
+	return tools
+}

@@ -55,7 +55,7 @@ func kubernetesTools() []toolSpec {
 			{Name: "name", Type: "string", Desc: "Name of the pod whose log to read", Required: true},
 			{Name: "namespace", Type: "string", Desc: "Namespace to look in; the configured default when omitted"},
 			{Name: "previous", Type: "boolean", Desc: "Read the log of the previous container instance, the one that crashed before the latest restart. Useful for crash-looping pods whose current instance has not logged much yet."},
-			{Name: "tail", Type: "integer", Desc: "How many lines from the end of the log to return (default 100; 0 returns the whole log, which can be very large).", Default: 100, Extra: map[string]any{"minimum": 0}},
+			{Name: "tail", Type: "integer", Desc: "How many lines from the end of the log to return; the whole log when omitted or 0, which can be very large for busy pods.", Extra: map[string]any{"minimum": 0}},
 		}},
 		{Name: "pods_run", Desc: "Start a pod from a container image.", Params: []param{
 			{Name: "image", Type: "string", Desc: "Container image to run", Required: true},
