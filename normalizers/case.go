@@ -22,10 +22,12 @@ func caseTransformer(name string, conv func(string) string, isTarget func(string
 	}
 }
 
-// renameLevel renames the keys of one object. With a schema, a key is
-// renamed only to a declared key of the target style that differs from it
-// only in case and separators, and a declared key is never renamed. Without
-// one, every key in the source style is converted.
+// renameLevel renames the keys of one object. A declared key is never
+// renamed. An undeclared key in the source style becomes the declared key of
+// the target style that differs from it only in case and separators, or
+// else its plain conversion. Levels whose schema declares no properties
+// (free-form maps) keep their keys; in schema-less mode every key in the
+// source style is converted.
 func renameLevel(name string, s schemaView, node, obj map[string]any, path string,
 	conv func(string) string, isTarget func(string) bool) (map[string]any, bool, error) {
 	var targets map[string]string // fold -> declared target-style name; "" if ambiguous
@@ -51,10 +53,19 @@ func renameLevel(name string, s schemaView, node, obj map[string]any, path strin
 		switch {
 		case node == nil:
 			t = conv(k)
-		case declared[k]:
+		case declared[k], len(declared) == 0:
+			// Declared keys are the server's own spelling; a level that
+			// declares nothing is a free-form map whose keys are data
+			// (Grafana's "var-env", Jaeger's "http.status_code").
 			continue
 		case conv(k) != k: // k is in the source style
-			t = targets[fold(k)]
+			// The declared spelling wins ("api_version" -> "apiVersion");
+			// an undeclared key still gets the plain conversion, so that
+			// the output speaks one style and field maps can be written in
+			// it ({"resourceType": "kind"} catches "resource_type").
+			if t = targets[fold(k)]; t == "" {
+				t = conv(k)
+			}
 		}
 		if t != "" && t != k {
 			renames[k] = t
