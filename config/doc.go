@@ -173,6 +173,18 @@
 //
 // Overrides apply before ${VAR} expansion, so an override may use ${VAR}.
 //
+// # Errors
+//
+// [Load] returns a *[ParseError] when the bytes are not YAML or JSON (its
+// text says which), an error wrapping the I/O error when the file cannot be
+// read, and otherwise one *[ValidationError] with every [Problem]. A
+// Problem's Server is "servers[i] (name)", "kind_settings.<kind>", or ""
+// for the top level and for MCPFLEET_ variables (then Field is the
+// variable's name). An unknown key is reported with Field "key" and the key
+// as Value. A wrong type names the expected and the found shape, never the
+// value. Problems are listed in a stable order: decoding problems (keys
+// sorted), then validation problems in file order.
+//
 // # Order of steps
 //
 // Parse, apply environment overrides, decode (unknown keys and wrong types

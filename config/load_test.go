@@ -284,3 +284,16 @@ func TestParseDeferred(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkLoadBytes(b *testing.B) {
+	for _, bc := range []struct{ format, doc string }{{"yaml", exampleYAML}, {"json", exampleJSON}} {
+		b.Run(bc.format, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := LoadBytes([]byte(bc.doc), bc.format, "/cfg"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
