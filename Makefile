@@ -1,0 +1,21 @@
+# The README's two commands are `go run ./examples/incident` and `make test`.
+
+GO ?= go
+
+.PHONY: test real-servers bench fuzz
+
+# test installs the pinned real MCP servers (npm) when missing, then runs the
+# whole suite with the race detector. The real-server tests find them through
+# MCPFLEET_REAL_SERVERS.
+test: real-servers
+	MCPFLEET_REAL_SERVERS=$${MCPFLEET_REAL_SERVERS:-$${XDG_CACHE_HOME:-$$HOME/.cache}/mcpfleet/real-servers} \
+		$(GO) test -race -count=1 -timeout 20m ./...
+
+real-servers:
+	./scripts/install-real-servers.sh
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzCallToolArgs -fuzztime 30s .
