@@ -30,6 +30,9 @@ func envOverrides(raw map[string]any, environ func() []string) (map[string]any, 
 		switch {
 		case top == "deferred_tools" && len(segs) == 1:
 			return "deferred_tools", value
+		case (top == "servers" || top == "kind_settings") && len(segs) == 2:
+			example := map[string]string{"servers": "URL", "kind_settings": "JOIN_SEPARATOR"}[top]
+			return bad("", "a key after "+segs[1]+"__, e.g. "+name+"__"+example, "")
 		case top == "servers" && len(segs) >= 3:
 			server, ok := matchName(segs[1], servers)
 			if !ok {

@@ -85,6 +85,8 @@ func TestEnvOverrideProblems(t *testing.T) {
 			[]string{`MCPFLEET_SERVERS__K8S_1__ENV: want env__<KEY> naming one entry of the map`}},
 		{"scalar with extra level", []string{"MCPFLEET_SERVERS__K8S_1__URL__X=s3cret"},
 			[]string{`MCPFLEET_SERVERS__K8S_1__URL__X: want no __ after URL`}},
+		{"server without key", []string{"MCPFLEET_SERVERS__K8S_1=x"},
+			[]string{`MCPFLEET_SERVERS__K8S_1: want a key after K8S_1__, e.g. MCPFLEET_SERVERS__K8S_1__URL`}},
 		{"kind nobody has", []string{"MCPFLEET_KIND_SETTINGS__KUBERNETS__JOIN_SEPARATOR=,"},
 			[]string{`kind_settings.kubernets: kind: got "kubernets", want a kind some server has: git-lab, kubernetes (did you mean "kubernetes"?)`}},
 		{"bad value", []string{"MCPFLEET_DEFERRED_TOOLS=sometimes"},

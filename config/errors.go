@@ -52,11 +52,8 @@ type ValidationError struct {
 
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	noun := "problems"
-	if len(e.Problems) == 1 {
-		noun = "problem"
-	}
-	fmt.Fprintf(&b, "config: %d %s:", len(e.Problems), noun)
+	// Always "problems", even for one: the text is part of the contract.
+	fmt.Fprintf(&b, "config: %d problems:", len(e.Problems))
 	for _, p := range e.Problems {
 		b.WriteString("\n  - ")
 		b.WriteString(p.String())

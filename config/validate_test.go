@@ -227,7 +227,7 @@ func TestValidationErrorText(t *testing.T) {
 		t.Errorf("Error() (-want +got):\n%s", diff)
 	}
 	one := &ValidationError{Problems: err.Problems[1:]}
-	if got, want := one.Error(), "config: 1 problem:\n  - servers: want at least one server"; got != want {
+	if got, want := one.Error(), "config: 1 problems:\n  - servers: want at least one server"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
