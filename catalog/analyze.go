@@ -15,6 +15,8 @@ var stopwords = map[string]bool{
 	"i": true, "me": true, "my": true, "we": true, "our": true, "you": true,
 	"your": true, "do": true, "does": true, "can": true, "please": true,
 	"all": true, "any": true, "some": true, "into": true, "if": true,
+	"what": true, "which": true, "how": true, "when": true, "where": true,
+	"there": true, "have": true, "has": true, "did": true, "been": true,
 }
 
 // nameWords splits a tool name on '_', '-', '.', '/' and camelCase
@@ -45,16 +47,50 @@ func splitCamel(s string) []string {
 	return append(out, string(r[start:]))
 }
 
+// synonyms folds ops shorthand into the words tool descriptions use. It is
+// applied to documents and queries alike, so it only has to name
+// equivalences, never directions. Keep it short and generic: anything
+// specific to one fleet belongs in KindConfig.Aliases.
+var synonyms = map[string][]string{
+	"ticket": {"issue"}, "tickets": {"issue"},
+	"mr": {"merge", "request"}, "mrs": {"merge", "request"},
+	"pr": {"merge", "request"}, "prs": {"merge", "request"},
+	"repo": {"repository"}, "repos": {"repository"},
+	"k8s": {"kubernetes"}, "kube": {"kubernetes"},
+	"ns": {"namespace"},
+	"promql": {"prometheus", "query"},
+	"es": {"elasticsearch"},
+	"find": {"search"}, "lookup": {"search"},
+}
+
 // terms analyzes text into index terms: words split like names, lower
-// case, stopwords dropped, lightly stemmed.
+// case, synonyms folded, stopwords dropped, lightly stemmed. A hyphenated
+// word also yields its parts joined ("on-call" -> "oncall").
 func terms(text string) []string {
 	var out []string
-	for _, w := range nameWords(text) {
+	add := func(w string) {
 		w = strings.ToLower(w)
-		if stopwords[w] {
-			continue
+		if syn, ok := synonyms[w]; ok {
+			for _, s := range syn {
+				out = append(out, stem(s))
+			}
+			return
+		}
+		if stopwords[w] || (len(w) == 1 && !unicode.IsDigit(rune(w[0]))) {
+			return // single letters come from "what's", "don't"
 		}
 		out = append(out, stem(w))
+	}
+	for _, w := range nameWords(text) {
+		add(w)
+	}
+	for _, f := range strings.Fields(text) {
+		if strings.Count(f, "-") == 1 {
+			a, b, _ := strings.Cut(strings.Trim(f, ".,;:!?()\"'`"), "-")
+			if isAlpha(strings.ToLower(a)) && isAlpha(strings.ToLower(b)) && a != "" && b != "" {
+				add(a + b)
+			}
+		}
 	}
 	return out
 }

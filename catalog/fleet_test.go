@@ -66,6 +66,7 @@ func fleetConfig(aliases bool) catalog.Config {
 				"pods_run":                   {"debug pod", "kubectl run"},
 				"resources_get":              {"yaml", "describe", "kubectl get"},
 				"resources_list":             {"deployments", "services", "ingresses"},
+				"resources_delete":           {"delete job", "delete deployment", "kubectl delete"},
 			},
 			AvoidWhen: map[string]string{"pods_delete": "the pod belongs to no controller: it will not come back"},
 		},
@@ -79,6 +80,7 @@ func fleetConfig(aliases bool) catalog.Config {
 				"get_file_contents":            {"read file", "cat file"},
 				"get_repository_tree":          {"ls", "browse files"},
 				"validate_ci_lint":             {"gitlab-ci.yml valid"},
+				"get_project_events":           {"project activity", "recent activity"},
 			},
 		},
 		"prometheus": {
@@ -87,6 +89,8 @@ func fleetConfig(aliases bool) catalog.Config {
 				"execute_query":       {"promql", "p99", "latency", "error rate now"},
 				"execute_range_query": {"over time", "graph", "trend"},
 				"get_targets":         {"scrape targets down", "up == 0"},
+				"get_metric_metadata": {"metric meaning", "metric help", "metric type"},
+				"health_check":        {"prometheus healthy", "prometheus up"},
 			},
 		},
 		"opensearch": {
@@ -96,6 +100,8 @@ func fleetConfig(aliases bool) catalog.Config {
 				"SearchIndexTool":   {"search logs", "grep logs", "log lines"},
 				"ClusterHealthTool": {"cluster red", "cluster yellow", "elasticsearch health"},
 				"GetShardsTool":     {"unassigned shards"},
+				"IndexMappingTool":  {"index fields", "field types"},
+				"CountTool":         {"how many documents", "count documents"},
 			},
 		},
 		"jira": {
@@ -104,6 +110,7 @@ func fleetConfig(aliases bool) catalog.Config {
 				"jira_transition_issue": {"move ticket", "change status", "close ticket"},
 				"jira_get_issue":        {"ticket status", "INC-"},
 				"jira_search":           {"find tickets", "JQL"},
+				"jira_add_worklog":      {"log time", "log hours", "time spent"},
 			},
 		},
 		"wiki": {
@@ -111,6 +118,9 @@ func fleetConfig(aliases bool) catalog.Config {
 				"confluence_search":           {"runbook", "playbook", "docs"},
 				"confluence_get_page_history": {"who edited"},
 				"confluence_create_page":      {"write postmortem"},
+				"confluence_get_page":         {"open page", "read page", "handbook"},
+				"confluence_update_page":      {"edit runbook", "update runbook"},
+				"confluence_get_comments":     {"page comments", "doc comments"},
 			},
 		},
 		"tracing": {

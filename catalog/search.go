@@ -41,12 +41,14 @@ const (
 const (
 	wName      = 3.0
 	wAlias     = 3.0
-	wLine      = 1.5
+	wLine      = 1.0
 	wTitle     = 1.5
 	wKind      = 1.0
-	wDesc      = 1.0
+	wDesc      = 0.5
 	wParam     = 0.6
 	wParamDesc = 0.3
+	wPhrase    = 2.0
+	coord      = 1.0
 	k1         = 1.2
 	bLen       = 0.75
 )
@@ -60,7 +62,22 @@ type posting struct {
 type index struct {
 	n        int
 	postings map[string][]posting
-	scratch  sync.Pool // *[]float64 of length n
+	idf      map[string]float64
+	// aliases maps an alias's first term to the alias phrases starting
+	// with it; a phrase whose terms all occur in the query earns a bonus.
+	aliases map[string][]phrase
+	scratch sync.Pool // *scratch
+}
+
+type phrase struct {
+	doc   int32
+	terms []string
+	bonus float64
+}
+
+type scratch struct {
+	scores []float64
+	hits   []uint16 // distinct query terms matched
 }
 
 type field struct {
@@ -111,14 +128,29 @@ func newIndex(entries []Entry) *index {
 		}
 		tfs[i] = tf
 	}
-	ix := &index{n: n, postings: make(map[string][]posting, len(df))}
+	ix := &index{n: n, postings: make(map[string][]posting, len(df)), idf: make(map[string]float64, len(df)), aliases: map[string][]phrase{}}
+	for t, f := range df {
+		ix.idf[t] = math.Log(1 + (float64(n)-float64(f)+0.5)/(float64(f)+0.5))
+	}
 	for i, tf := range tfs {
 		for t, v := range tf {
-			idf := math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
-			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), w: float32(idf * v * (k1 + 1) / (k1 + v))})
+			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), w: float32(ix.idf[t] * v * (k1 + 1) / (k1 + v))})
 		}
 	}
-	ix.scratch.New = func() any { s := make([]float64, n); return &s }
+	for i, e := range entries {
+		for _, a := range e.Aliases {
+			ts := terms(a)
+			if len(ts) == 0 {
+				continue
+			}
+			p := phrase{doc: int32(i), terms: ts}
+			for _, t := range ts {
+				p.bonus += wPhrase * ix.idf[t]
+			}
+			ix.aliases[ts[0]] = append(ix.aliases[ts[0]], p)
+		}
+	}
+	ix.scratch.New = func() any { return &scratch{scores: make([]float64, n), hits: make([]uint16, n)} }
 	return ix
 }
 
@@ -133,28 +165,53 @@ func (ix *index) bm25(query string, allow func(int) bool) []scored {
 	qt := terms(query)
 	slices.Sort(qt)
 	qt = slices.Compact(qt)
-	sp := ix.scratch.Get().(*[]float64)
-	scores := *sp
+	sc := ix.scratch.Get().(*scratch)
+	scores, hits := sc.scores, sc.hits
 	var touched []int
 	for _, t := range qt {
 		for _, p := range ix.postings[t] {
 			d := int(p.doc)
-			if scores[d] == 0 {
+			if hits[d] == 0 {
 				touched = append(touched, d)
 			}
 			scores[d] += float64(p.w)
+			hits[d]++
+		}
+	}
+	// An alias phrase found whole in the query is the strongest signal
+	// there is: an operator wrote it down for this tool. Each document
+	// earns its best phrase once.
+	best := map[int32]float64{}
+	for _, t := range qt {
+		for _, p := range ix.aliases[t] {
+			if p.bonus > best[p.doc] && containsAll(qt, p.terms) {
+				best[p.doc] = p.bonus
+			}
 		}
 	}
 	out := make([]scored, 0, len(touched))
 	for _, d := range touched {
 		if allow(d) {
-			out = append(out, scored{d, scores[d]})
+			// Coordination: a tool matching more of the query's words
+			// beats one matching a single rare word many times.
+			s := scores[d] * math.Pow(float64(hits[d])/float64(len(qt)), coord)
+			out = append(out, scored{d, s + best[int32(d)]})
 		}
-		scores[d] = 0
+		scores[d], hits[d] = 0, 0
 	}
-	ix.scratch.Put(sp)
+	ix.scratch.Put(sc)
 	sortScored(out)
 	return out
+}
+
+// containsAll reports whether sorted set holds every term of ts.
+func containsAll(set, ts []string) bool {
+	for _, t := range ts {
+		if _, ok := slices.BinarySearch(set, t); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func sortScored(s []scored) {
