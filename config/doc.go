@@ -182,8 +182,9 @@
 // for the top level and for MCPFLEET_ variables (then Field is the
 // variable's name). An unknown key is reported with Field "key" and the key
 // as Value. A wrong type names the expected and the found shape, never the
-// value. Problems are listed in a stable order: decoding problems (keys
-// sorted), then validation problems in file order.
+// value. Problems are listed in a stable order: environment problems
+// (sorted by variable), decoding problems (keys sorted), then validation
+// problems in file order.
 //
 // # Order of steps
 //

@@ -52,6 +52,8 @@ func envOverrides(raw map[string]any, environ func() []string) (map[string]any, 
 		environ = os.Environ
 	}
 	m, _ := env.Provider(".", env.Opt{Prefix: EnvPrefix, TransformFunc: transform, EnvironFunc: environ}).Read()
+	// The environment's order is arbitrary; sort so the error text is stable.
+	slices.SortStableFunc(problems, func(a, b Problem) int { return strings.Compare(a.Field, b.Field) })
 	return m, problems
 }
 
