@@ -346,11 +346,15 @@ func argBool(args map[string]any, keys ...string) bool {
 
 // jsonResult renders v as indented JSON text, the shape most real servers use.
 func jsonResult(v any) *mcp.CallToolResult {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	// No HTML escaping: real servers send "->" and "<" as they are.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return mcp.NewToolResultError("internal error: " + err.Error())
 	}
-	return mcp.NewToolResultText(string(b))
+	return mcp.NewToolResultText(b.String())
 }
 
 // errResult is a tool-level error for a genuinely invalid request.
