@@ -269,7 +269,7 @@ func jsonKind(v any) string {
 // of them changed anything.
 func (m *Mux) normalize(ctx context.Context, c *Call, schema map[string]any, args map[string]any) (map[string]any, error) {
 	names := m.cfg.Transformers(c.Server)
-	call := normalizers.Call{Server: c.Server, Kind: c.Kind, Tool: c.Tool, Schema: schema, Separator: m.cfg.Separator(c.Server)}
+	call := normalizers.Call{Server: c.Server, Kind: c.Kind, Tool: c.Tool, Schema: schema, Separator: m.separator(c.Server, c.Kind)}
 	for _, name := range names {
 		fn := m.reg[name]
 		if fn == nil {
@@ -296,6 +296,16 @@ func (m *Mux) normalize(ctx context.Context, c *Call, schema map[string]any, arg
 		}
 	}
 	return args, nil
+}
+
+// separator is the configured join/split separator, or "" so that each
+// transformer applies its own default (join: a space; split: commas and
+// whitespace).
+func (m *Mux) separator(server, kind string) string {
+	if s, ok := m.cfg.Server(server); ok && s.JoinSeparator != "" {
+		return s.JoinSeparator
+	}
+	return m.cfg.Settings(kind).JoinSeparator
 }
 
 func (m *Mux) allowsPlaceholders(sc *serverConn, tool string) bool {

@@ -2,6 +2,7 @@ package mcpfleet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -174,13 +175,41 @@ func (sc *serverConn) setToolsLocked(list []mcp.Tool) {
 		// Keep the schema as JSON, so kinds compare and render exactly
 		// what was received.
 		if len(t.RawInputSchema) == 0 {
-			t.RawInputSchema = kindgroups.SchemaOf(t)
+			t.RawInputSchema = schemaJSON(t.InputSchema)
 			t.InputSchema = mcp.ToolInputSchema{}
 		}
 		tools[t.Name] = &toolEntry{def: t}
 		order = append(order, t)
 	}
 	sc.tools, sc.order = tools, order
+}
+
+// schemaJSON re-encodes a schema decoded by mcp-go's client, which keeps
+// only type, properties, required, $defs and additionalProperties. A server
+// that sends no "type" (some do) still means an object, and empty fields are
+// left out rather than sent as "" or null.
+func schemaJSON(in mcp.ToolInputSchema) json.RawMessage {
+	m := map[string]any{"type": in.Type}
+	if in.Type == "" {
+		m["type"] = "object"
+	}
+	if in.Properties != nil {
+		m["properties"] = in.Properties
+	}
+	if len(in.Required) > 0 {
+		m["required"] = in.Required
+	}
+	if in.Defs != nil {
+		m["$defs"] = in.Defs
+	}
+	if in.AdditionalProperties != nil {
+		m["additionalProperties"] = in.AdditionalProperties
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	return b
 }
 
 // refresh re-fetches the tool list after tools/list_changed; concurrent
