@@ -57,10 +57,10 @@ var synonyms = map[string][]string{
 	"pr": {"merge", "request"}, "prs": {"merge", "request"},
 	"repo": {"repository"}, "repos": {"repository"},
 	"k8s": {"kubernetes"}, "kube": {"kubernetes"},
-	"ns": {"namespace"},
+	"ns":     {"namespace"},
 	"promql": {"prometheus", "query"},
-	"es": {"elasticsearch"},
-	"find": {"search"}, "lookup": {"search"},
+	"es":     {"elasticsearch"},
+	"find":   {"search"}, "lookup": {"search"},
 }
 
 // terms analyzes text into index terms: words split like names, lower

@@ -12,7 +12,8 @@ import (
 // Patterns used to clean descriptions; compiled once, never mutated.
 var (
 	reFence   = regexp.MustCompile("(?s)```.*?```")
-	reURL     = regexp.MustCompile(`(?i)\bhttps?://\S+`)
+	reURL     = regexp.MustCompile(`(?i)\bhttps?://[^\s)\]>]+`)
+	reEmpty   = regexp.MustCompile(`(?i)[(\[]\s*(?:see|cf\.?|at)?\s*[)\]]`)
 	reHeading = regexp.MustCompile(`(?m)^\s*#{1,6}\s*`)
 	reBullet  = regexp.MustCompile(`(?m)^\s*(?:[-*+•]|\d+[.)])\s+`)
 	reJSON    = regexp.MustCompile(`[{\[][^{}\[\]]*[}\]]`)
@@ -63,8 +64,8 @@ func clean(s string) string {
 	}
 	s = strings.NewReplacer("**", "", "__", "", "`", "", "\\n", " ").Replace(s)
 	s = collapse(s)
-	// Empty brackets left by removed URLs or blobs.
-	s = strings.NewReplacer("()", "", "[]", "", "( )", "").Replace(s)
+	// Brackets emptied by removing URLs or blobs.
+	s = reEmpty.ReplaceAllString(s, "")
 	return collapse(s)
 }
 

@@ -1,0 +1,340 @@
+package catalog_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/internal/fixtures"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
+)
+
+func TestNewSessionErrors(t *testing.T) {
+	servers := []kindgroups.Server{
+		{Name: "ro", Kind: "k", Tools: []mcp.Tool{tool("look", "Look.", true)}},
+		{Name: "rw", Kind: "w", Tools: []mcp.Tool{tool("wipe", "Wipe.", false)}},
+	}
+	c := catalog.Build(servers, catalog.Config{})
+	tests := []struct {
+		name string
+		cfg  catalog.SessionConfig
+		want *catalog.SessionError
+	}{
+		{"unknown server", catalog.SessionConfig{Servers: []string{"ro", "nope"}},
+			&catalog.SessionError{UnknownServers: []string{"nope"}, ValidServers: []string{"ro"}}},
+		// A server whose tools the scopes do not permit looks unknown.
+		{"unpermitted server", catalog.SessionConfig{Servers: []string{"rw"}, Scopes: []string{"read"}},
+			&catalog.SessionError{UnknownServers: []string{"rw"}, ValidServers: []string{"ro"}}},
+		{"bad mode", catalog.SessionConfig{Mode: "sometimes", Scopes: []string{"*"}},
+			&catalog.SessionError{ValidServers: []string{"ro", "rw"}, BadMode: "sometimes"}},
+		{"bad auto", catalog.SessionConfig{Mode: "auto:x%"},
+			&catalog.SessionError{ValidServers: []string{"ro"}, BadMode: "auto:x%"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := c.NewSession(tc.cfg)
+			var se *catalog.SessionError
+			if !errors.As(err, &se) {
+				t.Fatalf("err = %v, want *SessionError", err)
+			}
+			if diff := cmp.Diff(tc.want, se); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+	_, err := c.NewSession(catalog.SessionConfig{Servers: []string{"nope"}})
+	if want := "catalog: unknown servers nope (valid servers: ro)"; err.Error() != want {
+		t.Errorf("text = %q, want %q", err, want)
+	}
+}
+
+func refKeys(rs []catalog.Ref) []string {
+	var out []string
+	for _, r := range rs {
+		for _, s := range r.Servers {
+			out = append(out, s+"."+r.Tool)
+		}
+	}
+	return out
+}
+
+func TestSessionModes(t *testing.T) {
+	c := buildFleet(t)
+	tests := []struct {
+		name       string
+		cfg        catalog.SessionConfig
+		wantMode   string
+		wantActive []string // nil: not checked
+	}{
+		{"on: core tools of the slice", catalog.SessionConfig{Servers: []string{"k8s-1", "prom-eu"}, Mode: "on"}, "on",
+			[]string{"k8s-1.events_list", "k8s-1.pods_list", "k8s-1.pods_log", "prom-eu.execute_query"}},
+		{"off: every permitted slice tool", catalog.SessionConfig{Servers: []string{"prom-eu"}, Mode: "off"}, "off",
+			[]string{"prom-eu.execute_query", "prom-eu.execute_range_query", "prom-eu.get_metric_metadata",
+				"prom-eu.get_targets", "prom-eu.health_check", "prom-eu.list_metrics"}},
+		{"auto: a small slice stays whole", catalog.SessionConfig{Servers: []string{"k8s-1"}}, "off", nil},
+		{"auto: the fleet is deferred", catalog.SessionConfig{}, "on", nil},
+		{"auto:1% defers a small slice", catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "auto:1%"}, "on", nil},
+		{"auto:N tokens", catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "auto:100000"}, "off", nil},
+		{"auto: small window", catalog.SessionConfig{Servers: []string{"k8s-1"}, ContextWindow: 8192}, "on", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := c.NewSession(tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Mode() != tc.wantMode {
+				t.Fatalf("mode = %s (%s), want %s", s.Mode(), s.Reason(), tc.wantMode)
+			}
+			if s.MetaTools() != (tc.wantMode == "on") {
+				t.Errorf("MetaTools = %v in mode %s", s.MetaTools(), s.Mode())
+			}
+			if tc.wantActive != nil {
+				if diff := cmp.Diff(tc.wantActive, refKeys(s.Active())); diff != "" {
+					t.Errorf("active (-want +got)\n%s", diff)
+				}
+			}
+			if s.Mode() == "off" {
+				if s.CatalogBlock() != "" || len(s.Deferred()) != 0 {
+					t.Error("mode off has a catalog")
+				}
+				// Every permitted tool of the slice is active.
+				for _, e := range c.Entries() {
+					for _, srv := range e.Servers {
+						in := slices.Contains(tc.cfg.Servers, srv) && catalog.Permitted(e, s.Scopes())
+						if got := s.Allow(srv, e.Tool) == nil; got != in {
+							t.Errorf("Allow(%s, %s) ok=%v, want %v", srv, e.Tool, got, in)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestServerCoreTools(t *testing.T) {
+	f := fixtures.MustLoad(t, "kubernetes")
+	servers := []kindgroups.Server{{Name: "a", Kind: "k", Tools: f.Tools}, {Name: "b", Kind: "k", Tools: f.Tools}}
+	c := catalog.Build(servers, catalog.Config{ServerCoreTools: map[string][]string{"b": {"nodes_top"}}})
+	s, err := c.NewSession(catalog.SessionConfig{Mode: "on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"b.nodes_top"}, refKeys(s.Active())); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	// The tool stays deferred on the server where it is not core.
+	for _, e := range s.Deferred() {
+		if e.Tool == "nodes_top" && !slices.Equal(e.Servers, []string{"a"}) {
+			t.Errorf("deferred nodes_top on %v, want [a]", e.Servers)
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	c := buildFleet(t)
+	s, err := c.NewSession(catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		names    []string
+		want     catalog.LoadResult
+		problems []catalog.NameProblem
+	}{
+		{[]string{"pods_top", "k8s-2.nodes_top"},
+			catalog.LoadResult{Loaded: []string{"pods_top", "k8s-2.nodes_top"}, AlreadyActive: []string{}}, nil},
+		{[]string{"kubernetes.pods_top", "pods_log", "k8s-2.nodes_top", "k8s-3.nodes_top"},
+			// pods_log was core on k8s-1 only; the bare name loads it for the kind.
+			catalog.LoadResult{Loaded: []string{"pods_log", "k8s-3.nodes_top"}, AlreadyActive: []string{"kubernetes.pods_top", "k8s-2.nodes_top"}},
+			nil},
+		{[]string{"pods_lgo", "execute_query", "ghost.tool"},
+			catalog.LoadResult{Loaded: []string{"execute_query"}, AlreadyActive: []string{}},
+			[]catalog.NameProblem{
+				{Name: "pods_lgo", Reason: "unknown", Options: []string{"pods_log", "pods_get", "pods_list"}},
+				{Name: "ghost.tool", Reason: "unknown"},
+			}},
+	}
+	for i, st := range steps {
+		got, err := s.Load(st.names)
+		var le *catalog.LoadError
+		if errors.As(err, &le) {
+			for j := range le.Problems {
+				if st.problems != nil && j < len(st.problems) && st.problems[j].Options == nil {
+					le.Problems[j].Options = nil // only the reason matters
+				}
+			}
+		}
+		var gotProblems []catalog.NameProblem
+		if le != nil {
+			gotProblems = le.Problems
+		} else if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if diff := cmp.Diff(st.want, got); diff != "" {
+			t.Errorf("step %d result (-want +got)\n%s", i, diff)
+		}
+		if diff := cmp.Diff(st.problems, gotProblems); diff != "" {
+			t.Errorf("step %d problems (-want +got)\n%s", i, diff)
+		}
+	}
+	// pods_top is now active on every kubernetes server; pods_log only on
+	// the slice plus wherever it was loaded (it was loaded for the kind).
+	want := map[string][]string{
+		"pods_top":  {"k8s-1", "k8s-2", "k8s-3", "k8s-4", "k8s-5"},
+		"nodes_top": {"k8s-2", "k8s-3"},
+	}
+	for _, r := range s.Active() {
+		if w, ok := want[r.Tool]; ok && !slices.Equal(w, r.Servers) {
+			t.Errorf("%s active on %v, want %v", r.Tool, r.Servers, w)
+		}
+	}
+}
+
+func TestLoadAmbiguous(t *testing.T) {
+	gh := fixtures.MustLoad(t, "github")
+	gl := fixtures.MustLoad(t, "gitlab")
+	c := catalog.Build([]kindgroups.Server{
+		{Name: "gh", Kind: "github", Tools: gh.Tools},
+		{Name: "gl", Kind: "gitlab", Tools: gl.Tools},
+	}, catalog.Config{})
+	s, err := c.NewSession(catalog.SessionConfig{Mode: "on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Load([]string{"get_file_contents"})
+	want := "loadTools: get_file_contents is in kinds github and gitlab: use github.get_file_contents or gitlab.get_file_contents"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	res, err := s.Load([]string{"gitlab.get_file_contents"})
+	if err != nil || !slices.Equal(res.Loaded, []string{"gitlab.get_file_contents"}) {
+		t.Errorf("qualified load: %+v, %v", res, err)
+	}
+	if err := s.Allow("gl", "get_file_contents"); err != nil {
+		t.Error(err)
+	}
+	if err := s.Allow("gh", "get_file_contents"); err == nil {
+		t.Error("github.get_file_contents allowed without loading")
+	}
+}
+
+func TestAllow(t *testing.T) {
+	c := buildFleet(t)
+	s, err := c.NewSession(catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		server, tool string
+		reason       string // "" = allowed
+		text         string
+	}{
+		{"k8s-1", "pods_log", "", ""},
+		{"k8s-2", "pods_log", catalog.ReasonNotLoaded,
+			`tool pods_log is not loaded on server k8s-2: call loadTools with ["k8s-2.pods_log"] (or "kubernetes.pods_log" for every kubernetes server), then call it on your next step`},
+		{"k8s-1", "pods_top", catalog.ReasonNotLoaded, ""},
+		{"k8s-1", "no_such", catalog.ReasonUnknown,
+			"no tool no_such on server k8s-1: use searchTools to find the right tool, then loadTools"},
+		// Destructive under read scope: exactly like a tool that does not exist.
+		{"k8s-1", "pods_delete", catalog.ReasonUnknown,
+			"no tool pods_delete on server k8s-1: use searchTools to find the right tool, then loadTools"},
+		{"nowhere", "pods_log", catalog.ReasonUnknown, ""},
+		{"gitlab-a-ro", "merge_merge_request", catalog.ReasonUnknown, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.server+"."+tc.tool, func(t *testing.T) {
+			err := s.Allow(tc.server, tc.tool)
+			if tc.reason == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			var ge *catalog.GateError
+			if !errors.As(err, &ge) {
+				t.Fatalf("err = %v, want *GateError", err)
+			}
+			if ge.Reason != tc.reason {
+				t.Errorf("reason = %s, want %s", ge.Reason, tc.reason)
+			}
+			if tc.text != "" && err.Error() != tc.text {
+				t.Errorf("text = %q\nwant   %q", err, tc.text)
+			}
+		})
+	}
+	if _, err := s.Load([]string{"k8s-2.pods_log"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Allow("k8s-2", "pods_log"); err != nil {
+		t.Errorf("after load: %v", err)
+	}
+}
+
+// TestReadOnlyNeverSeesWrites: under read scope no write tool shows up in
+// search, the catalog block, loadTools or the gate, however it is asked.
+func TestReadOnlyNeverSeesWrites(t *testing.T) {
+	c := buildFleet(t)
+	s, err := c.NewSession(catalog.SessionConfig{Scopes: []string{"read"}, Mode: "on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var writes []catalog.Entry
+	for _, e := range c.Entries() {
+		if !catalog.Permitted(e, []string{"read"}) {
+			writes = append(writes, e)
+		}
+	}
+	if len(writes) < 50 {
+		t.Fatalf("only %d write tools in the fleet; the test needs many", len(writes))
+	}
+	block := s.CatalogBlock()
+	listed := map[string]bool{}
+	for _, kt := range parseBlock(t, block).pairs {
+		listed[kt] = true
+	}
+	fleetCtx := catalog.WithScopes(t.Context()) // explicit, empty: nothing permitted
+	for _, e := range writes {
+		if listed[e.Key()] {
+			t.Errorf("catalog lists %s", e.Key())
+		}
+		for _, q := range []string{e.Tool, e.Key(), strings.ReplaceAll(e.Tool, "_", " "), e.Line} {
+			for _, h := range s.Search(t.Context(), q, 20) {
+				if h.Kind == e.Kind && h.Tool == e.Tool {
+					t.Errorf("session search %q found %s", q, e.Key())
+				}
+			}
+			for _, h := range c.Search(t.Context(), q, 20) { // no scopes in ctx: read-only
+				if h.Kind == e.Kind && h.Tool == e.Tool {
+					t.Errorf("fleet search %q found %s", q, e.Key())
+				}
+			}
+		}
+		res, err := s.Load([]string{e.Key(), e.Servers[0] + "." + e.Tool})
+		if len(res.Loaded)+len(res.AlreadyActive) > 0 || err == nil {
+			t.Errorf("loaded %s: %+v", e.Key(), res)
+		}
+		var le *catalog.LoadError
+		if errors.As(err, &le) {
+			for _, p := range le.Problems {
+				if p.Reason != catalog.ProblemUnknown || slices.Contains(p.Options, e.Tool) || slices.Contains(p.Options, e.Key()) {
+					t.Errorf("load problem reveals %s: %+v", e.Key(), p)
+				}
+			}
+		}
+		for _, srv := range e.Servers {
+			var ge *catalog.GateError
+			if err := s.Allow(srv, e.Tool); !errors.As(err, &ge) || ge.Reason != catalog.ReasonUnknown {
+				t.Errorf("Allow(%s, %s) = %v", srv, e.Tool, err)
+			}
+		}
+	}
+	if hits := c.Search(fleetCtx, "pods", 5); len(hits) != 0 {
+		t.Errorf("empty scopes found %d tools", len(hits))
+	}
+}
