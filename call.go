@@ -52,6 +52,10 @@ type Result struct {
 	Args     map[string]any // the arguments actually sent
 	Repairs  []string
 	Duration time.Duration
+	// Offload is set when the result's text was over the kind's
+	// offload_tokens and was stored: Content then holds a preview and the
+	// handle, and ReadResult / GrepResult read the rest.
+	Offload *Offload
 }
 
 // Text joins the result's text content, one block per line.

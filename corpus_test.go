@@ -95,10 +95,10 @@ func TestRepairCorpus(t *testing.T) {
 					t.Fatalf("want repaired, got %v", err)
 				}
 				// The echo handler answers "server tool {args as received}".
-				_, sent, _ := strings.Cut(strings.TrimPrefix(res.Text(), srv+" "+c.Tool+" "), "")
+				_, sent, _ := strings.Cut(strings.TrimPrefix(plain(res), srv+" "+c.Tool+" "), "")
 				var got map[string]any
 				if err := json.Unmarshal([]byte(sent), &got); err != nil {
-					t.Fatalf("server echo %q: %v", res.Text(), err)
+					t.Fatalf("server echo %q: %v", plain(res), err)
 				}
 				if diff := cmp.Diff(c.Want, got); diff != "" {
 					t.Errorf("server received (-want +got):\n%s", diff)

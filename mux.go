@@ -17,6 +17,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/neutralize"
+	"github.com/mcpfleet/mcpfleet/internal/offload"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 	"github.com/mcpfleet/mcpfleet/normalizers"
 )
@@ -41,6 +43,9 @@ type Mux struct {
 	// a newer one.
 	snapMu sync.Mutex
 	closed atomic.Bool
+
+	store ResultStore             // nil when offloading is off
+	neut  *neutralize.Neutralizer // nil when neutralization is off
 }
 
 // snapshot is an immutable view of the fleet's tools, swapped atomically
@@ -70,6 +75,15 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if o.healthEvery == 0 {
 		o.healthEvery = 30 * time.Second
 	}
+	if o.queueTimeout <= 0 {
+		o.queueTimeout = 10 * time.Second
+	}
+	if o.breakerN == 0 {
+		o.breakerN = 5
+	}
+	if o.breakerWait <= 0 {
+		o.breakerWait = 30 * time.Second
+	}
 	reg, err := buildRegistry(&o)
 	if err != nil {
 		return nil, err
@@ -80,6 +94,15 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	}
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	m := &Mux{cfg: cfg, opts: o, log: o.logger, reg: reg, life: life, cancel: cancel, servers: map[string]*serverConn{}}
+	if !o.noOffload {
+		m.store = o.store
+		if m.store == nil {
+			m.store = memoryStore{offload.NewMemory(nil)}
+		}
+	}
+	if !o.noNeutralize {
+		m.neut = neutralize.New()
+	}
 	for _, s := range cfg.Servers {
 		sc := newServerConn(m, s)
 		m.servers[s.Name] = sc

@@ -29,6 +29,13 @@ type options struct {
 	stderr         io.Writer
 	legacy         bool
 	healthEvery    time.Duration
+	queueTimeout   time.Duration
+	breakerN       int
+	breakerWait    time.Duration
+	metrics        Metrics
+	store          ResultStore
+	noOffload      bool
+	noNeutralize   bool
 }
 
 type inprocessServer struct {
@@ -118,3 +125,33 @@ type ResultFunc func(ctx context.Context, c *Call, r *mcp.CallToolResult) (*mcp.
 // AfterFunc observes a finished call. It runs on every path, rejections
 // included, and cannot change the outcome.
 type AfterFunc func(ctx context.Context, c *Call, o Outcome)
+
+// WithQueueTimeout bounds how long a call waits for one of its server's
+// max_in_flight slots (default 10s) before it is rejected as overloaded. The
+// wait does not count against the call timeout, which starts once the call
+// is sent.
+func WithQueueTimeout(d time.Duration) Option { return func(o *options) { o.queueTimeout = d } }
+
+// WithCircuitBreaker opens a server's circuit after failures consecutive
+// timeouts or transport errors (default 5; tool results with IsError do not
+// count), and lets one trial call through after cooldown (default 30s).
+// failures < 0 disables the breaker.
+func WithCircuitBreaker(failures int, cooldown time.Duration) Option {
+	return func(o *options) { o.breakerN, o.breakerWait = failures, cooldown }
+}
+
+// WithMetrics reports calls, offloads, defusals and reconnects to mx. The
+// default reports nothing. See metrics/otelmetrics for OpenTelemetry.
+func WithMetrics(mx Metrics) Option { return func(o *options) { o.metrics = mx } }
+
+// WithResultStore keeps offloaded results in s instead of the default
+// in-memory store (LRU, 1h TTL, 256 MiB).
+func WithResultStore(s ResultStore) Option { return func(o *options) { o.store = s } }
+
+// WithoutOffload returns every result whole, however large.
+func WithoutOffload() Option { return func(o *options) { o.noOffload = true } }
+
+// WithoutNeutralize turns off the default transform that marks tool output
+// as data and defuses text imitating instructions. Only for callers that
+// neutralize output themselves.
+func WithoutNeutralize() Option { return func(o *options) { o.noNeutralize = true } }

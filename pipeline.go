@@ -39,11 +39,14 @@ func (m *Mux) CallTool(ctx context.Context, server, tool string, args json.RawMe
 	start := time.Now()
 	c := &Call{Server: server, Tool: tool}
 	res, err := m.call(ctx, c, args)
-	if len(m.opts.after) > 0 {
+	if len(m.opts.after) > 0 || m.opts.metrics != nil {
 		o := Outcome{Result: res, Err: err, Duration: time.Since(start)}
 		o.Status, o.Reason = classify(c, res, err)
 		for _, h := range m.opts.after {
 			h(ctx, c, o)
+		}
+		if m.opts.metrics != nil {
+			m.opts.metrics.CallDone(ctx, c, o)
 		}
 	}
 	if res != nil {
@@ -97,11 +100,7 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 	c.Kind = sc.kind
 	cl, gen, state, lastErr := sc.live()
 	if cl == nil || state != StateUp {
-		why := lastErr
-		if why == "" {
-			why = string(state)
-		}
-		return nil, reject(c.Server, c.Tool, ReasonServerDown, Problem{Path: "server", Got: fmt.Sprintf("%q, which is %s", c.Server, state), Hint: "Last error: " + strings.TrimSuffix(brief(why), ".")})
+		return nil, serverDown(c.Server, c.Tool, state, lastErr)
 	}
 	te := sc.tool(c.Tool)
 	if te == nil {
@@ -182,6 +181,11 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 	return m.transform(ctx, c, out)
 }
 
+// transform runs the ResultFuncs, then the built-in transforms: offload a
+// result over the threshold (its preview is enveloped as it is built), else
+// neutralize it. Offloading first keeps the cost of neutralizing a 50 MB
+// result to its preview; ReadResult and GrepResult neutralize what they
+// return.
 func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*Result, error) {
 	var err error
 	for _, h := range m.opts.results {
@@ -192,31 +196,75 @@ func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*R
 			return nil, fmt.Errorf("%s.%s: result transform returned no result", c.Server, c.Tool)
 		}
 	}
-	return &Result{CallToolResult: *r, Server: c.Server, Tool: c.Tool, Args: c.Args, Repairs: c.Repairs}, nil
+	r, off, err := m.maybeOffload(ctx, c, r)
+	if err != nil {
+		return nil, err
+	}
+	if off == nil && m.neut != nil {
+		r = m.neutralizeResult(ctx, c, r)
+	}
+	return &Result{CallToolResult: *r, Server: c.Server, Tool: c.Tool, Args: c.Args, Repairs: c.Repairs, Offload: off}, nil
+}
+
+func serverDown(server, tool string, state State, lastErr string) *RejectError {
+	why := lastErr
+	if why == "" {
+		why = string(state)
+	}
+	return reject(server, tool, ReasonServerDown, Problem{Path: "server", Got: fmt.Sprintf("%q, which is %s", server, state), Hint: "Last error: " + strings.TrimSuffix(brief(why), ".")})
 }
 
 func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
 }, gen uint64, c *Call) (*mcp.CallToolResult, error) {
-	ctx, cancel := context.WithTimeout(ctx, sc.callTimeout())
-	defer cancel()
-	if err := sc.sem.Acquire(ctx, 1); err != nil {
-		return nil, reject(c.Server, c.Tool, ReasonOverloaded, Problem{Hint: fmt.Sprintf("No call slot freed within the call timeout (%s).", sc.callTimeout())})
+	if ok, until := sc.brk.allow(time.Now()); !ok {
+		failures, _ := sc.brk.state()
+		return nil, circuitOpen(c.Server, c.Tool, until, failures)
 	}
-	defer sc.sem.Release(1)
-	req := mcp.CallToolRequest{}
-	req.Params.Name = c.Tool
-	req.Params.Arguments = c.Args
-	out, err := cl.CallTool(ctx, req)
+	// Waiting for a slot has its own bound: a queue behind a slow server
+	// must not eat the call's own timeout, nor wait forever.
+	qctx, qcancel := context.WithTimeout(ctx, m.opts.queueTimeout)
+	err := sc.sem.Acquire(qctx, 1)
+	qcancel()
 	if err != nil {
+		sc.brk.done(false, time.Now()) // release a half-open trial slot
 		if ctx.Err() != nil {
 			return nil, &UpstreamError{Server: c.Server, Tool: c.Tool, Timeout: true, Err: context.Cause(ctx)}
 		}
-		if isTransportFailure(err) {
+		return nil, reject(c.Server, c.Tool, ReasonOverloaded, Problem{Path: "server",
+			Hint: fmt.Sprintf("All %s's call slots stayed busy for %s.", c.Server, m.opts.queueTimeout)})
+	}
+	defer sc.sem.Release(1)
+	sc.inflight.Add(1)
+	defer sc.inflight.Add(-1)
+	// The server may have gone down while this call queued.
+	if cur, curGen, state, lastErr := sc.live(); cur == nil || curGen != gen {
+		sc.brk.done(false, time.Now())
+		return nil, serverDown(c.Server, c.Tool, state, lastErr)
+	}
+	cctx, cancel := context.WithTimeout(ctx, sc.callTimeout())
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = c.Tool
+	req.Params.Arguments = c.Args
+	// On ctx's end mcp-go sends notifications/cancelled, so the server can
+	// stop the work too.
+	out, err := cl.CallTool(cctx, req)
+	if err != nil {
+		if cctx.Err() != nil {
+			// Only our own timeout says the server is failing; the
+			// caller giving up says nothing about it.
+			sc.brk.done(ctx.Err() == nil, time.Now())
+			return nil, &UpstreamError{Server: c.Server, Tool: c.Tool, Timeout: true, Err: context.Cause(cctx)}
+		}
+		transport := isTransportFailure(err)
+		sc.brk.done(transport, time.Now())
+		if transport {
 			sc.markDown(gen, err)
 		}
 		return nil, &UpstreamError{Server: c.Server, Tool: c.Tool, Err: err}
 	}
+	sc.brk.done(false, time.Now())
 	if out == nil {
 		return nil, &UpstreamError{Server: c.Server, Tool: c.Tool, Err: errors.New("empty result")}
 	}

@@ -99,7 +99,7 @@ func TestRejections(t *testing.T) {
 	if err != nil {
 		t.Fatalf("null optional: %v", err)
 	}
-	if got, want := res.Text(), `k8s-1 logs {"name":"api-7f9c"}`; got != want {
+	if got, want := plain(res), `k8s-1 logs {"name":"api-7f9c"}`; got != want {
 		t.Errorf("null optional: sent %q, want %q", got, want)
 	}
 }
@@ -128,8 +128,8 @@ func TestPlaceholderOptOut(t *testing.T) {
 	if err != nil {
 		t.Fatalf("opted-out tool rejected %q: %v", "none", err)
 	}
-	if res.Text() != "lit: none" {
-		t.Errorf("text = %q", res.Text())
+	if plain(res) != "lit: none" {
+		t.Errorf("text = %q", plain(res))
 	}
 	if _, err := call(t, mx, "lit", "pods_log", `{"name":"none"}`); !errors.Is(err, mcpfleet.ErrRejected) {
 		t.Errorf("tool without opt-out accepted a placeholder: %v", err)
@@ -156,12 +156,12 @@ func TestHooks(t *testing.T) {
 		mcpfleet.WithAfterCall(func(ctx context.Context, c *mcpfleet.Call, o mcpfleet.Outcome) { seen = append(seen, o) }),
 	)
 	res, err := call(t, mx, "h", "echo", `{"text":"x"}`)
-	if err != nil || res.Text() != "h: x\n[ctx replaced]" {
-		t.Errorf("echo: %q %v", res.Text(), err)
+	if err != nil || plain(res) != "h: x\n[ctx replaced]" {
+		t.Errorf("echo: %q %v", plain(res), err)
 	}
 	res, err = call(t, mx, "h", "fail", `{}`)
-	if err != nil || res.Text() != "short-circuited" {
-		t.Errorf("short-circuit: %q %v", res.Text(), err)
+	if err != nil || plain(res) != "short-circuited" {
+		t.Errorf("short-circuit: %q %v", plain(res), err)
 	}
 	_, _ = call(t, mx, "h", "nope", `{}`)
 	want := []mcpfleet.Status{mcpfleet.StatusOK, mcpfleet.StatusOK, mcpfleet.StatusRejected}

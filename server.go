@@ -1,12 +1,14 @@
 package mcpfleet
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -40,6 +42,13 @@ type ServerStatus struct {
 	Reconnects int       `json:"reconnects"`
 	Changed    time.Time `json:"changed"`
 	Tools      int       `json:"tools"`
+	// InFlight is the number of calls holding a slot right now.
+	InFlight int `json:"in_flight"`
+	// Failures counts consecutive timeouts and transport errors; the
+	// circuit opens at the breaker's limit.
+	Failures int `json:"failures,omitempty"`
+	// CircuitOpenUntil is when calls resume, if the circuit is open.
+	CircuitOpenUntil time.Time `json:"circuit_open_until,omitzero"`
 }
 
 // Status reports every server's state, sorted by name.
@@ -75,6 +84,9 @@ type serverConn struct {
 	spec upstream.Spec
 	sem  *semaphore.Weighted
 	sf   singleflight.Group
+	brk  breaker
+
+	inflight atomic.Int64
 
 	mu         sync.RWMutex
 	client     *client.Client
@@ -101,7 +113,8 @@ func newServerConn(m *Mux, s config.Server) *serverConn {
 		inflight = 16
 	}
 	return &serverConn{m: m, name: s.Name, kind: s.KindName(), cfg: s, spec: spec,
-		sem: semaphore.NewWeighted(int64(inflight)), state: StateConnecting, changed: time.Now()}
+		sem: semaphore.NewWeighted(int64(inflight)), state: StateConnecting, changed: time.Now(),
+		brk: breaker{limit: m.opts.breakerN, cooldown: m.opts.breakerWait}}
 }
 
 func (sc *serverConn) connectTimeout() time.Duration {
@@ -122,7 +135,25 @@ func (sc *serverConn) callTimeout() time.Duration {
 func (sc *serverConn) connect(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, sc.connectTimeout())
 	defer cancel()
-	c, _, err := upstream.Dial(ctx, sc.m.life, sc.spec)
+	// A stdio child that exits marks its own generation down at once; the
+	// generation is known only after the handshake, so the watch records
+	// an early exit and connect checks it.
+	var w struct {
+		sync.Mutex
+		gen    uint64
+		exited bool
+	}
+	spec := sc.spec
+	spec.OnExit = func() {
+		w.Lock()
+		w.exited = true
+		gen := w.gen
+		w.Unlock()
+		if gen != 0 {
+			sc.markDown(gen, errors.New("the server process exited"))
+		}
+	}
+	c, _, err := upstream.Dial(ctx, sc.m.life, spec)
 	if err != nil {
 		sc.markDown(0, err)
 		return err
@@ -147,8 +178,17 @@ func (sc *serverConn) connect(ctx context.Context) error {
 	sc.setToolsLocked(tools.Tools)
 	sc.state, sc.lastErr, sc.changed = StateUp, "", time.Now()
 	sc.mu.Unlock()
+	sc.brk.reset()
 	if old != nil {
 		_ = old.Close()
+	}
+	w.Lock()
+	w.gen = gen
+	exited := w.exited
+	w.Unlock()
+	if exited {
+		sc.markDown(gen, errors.New("the server process exited"))
+		return errors.New("the server process exited during startup")
 	}
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
@@ -293,13 +333,18 @@ func (sc *serverConn) startReconnect() {
 				sc.reconnects++
 				sc.mu.Unlock()
 				sc.m.rebuild()
+				if mt := sc.m.opts.metrics; mt != nil {
+					mt.Reconnected(sc.m.life, sc.name)
+				}
 				return
 			}
 		}
 	}()
 }
 
-// probe lists tools on an up server to notice one that died quietly.
+// probe lists tools on an up server to notice one that died quietly (on
+// the 2026 protocol Ping sends nothing, so tools/list is the probe), and
+// picks up a changed tool list whose notification was lost.
 func (sc *serverConn) probe() {
 	sc.mu.RLock()
 	c, gen, state := sc.client, sc.gen, sc.state
@@ -309,9 +354,42 @@ func (sc *serverConn) probe() {
 	}
 	ctx, cancel := context.WithTimeout(sc.m.life, sc.connectTimeout())
 	defer cancel()
-	if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil && sc.m.life.Err() == nil {
-		sc.markDown(gen, fmt.Errorf("health probe: %w", err))
+	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		if sc.m.life.Err() == nil {
+			sc.markDown(gen, fmt.Errorf("health probe: %w", err))
+		}
+		return
 	}
+	if sc.replaceIfChanged(gen, res.Tools) {
+		sc.m.rebuild()
+	}
+}
+
+// replaceIfChanged swaps in list if it differs from the current tools of
+// generation gen, and reports whether it did.
+func (sc *serverConn) replaceIfChanged(gen uint64, list []mcp.Tool) bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.gen != gen || sameTools(sc.order, list) {
+		return false
+	}
+	sc.setToolsLocked(list)
+	sc.changed = time.Now()
+	return true
+}
+
+func sameTools(have, got []mcp.Tool) bool {
+	if len(have) != len(got) {
+		return false
+	}
+	for i := range have {
+		if have[i].Name != got[i].Name || have[i].Description != got[i].Description ||
+			!bytes.Equal(kindgroups.SchemaOf(have[i]), kindgroups.SchemaOf(got[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 func (sc *serverConn) close() error {
@@ -326,10 +404,12 @@ func (sc *serverConn) close() error {
 }
 
 func (sc *serverConn) status() ServerStatus {
+	failures, until := sc.brk.state()
 	sc.mu.RLock()
 	defer sc.mu.RUnlock()
 	return ServerStatus{Name: sc.name, Kind: sc.kind, State: sc.state, LastError: sc.lastErr,
-		Reconnects: sc.reconnects, Changed: sc.changed, Tools: len(sc.order)}
+		Reconnects: sc.reconnects, Changed: sc.changed, Tools: len(sc.order),
+		InFlight: int(sc.inflight.Load()), Failures: failures, CircuitOpenUntil: until}
 }
 
 func (sc *serverConn) toolList() []mcp.Tool {

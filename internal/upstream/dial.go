@@ -30,6 +30,10 @@ type Spec struct {
 	Stderr io.Writer
 	// Legacy pins the pre-2026 protocol (stateful, with initialize).
 	Legacy bool
+	// OnExit, if set, is called once when a stdio child process exits, for
+	// whatever reason (crash, kill -9, Close). It lets the caller mark the
+	// server down at once instead of at the next call or probe.
+	OnExit func()
 }
 
 // ClientInfo is what mcpfleet calls itself in initialize.
@@ -39,11 +43,19 @@ var clientInfo = mcp.Implementation{Name: "mcpfleet", Version: "0.1.0"}
 // connection's whole lifetime (a stdio child is killed when it ends); ctx
 // bounds only the handshake.
 func Dial(ctx, life context.Context, spec Spec) (*client.Client, *mcp.InitializeResult, error) {
-	c, err := newClient(spec)
+	var w *exitWatch
+	if spec.OnExit != nil && (spec.Transport == "stdio" || spec.Transport == "") {
+		w = &exitWatch{onExit: spec.OnExit}
+	}
+	c, err := newClient(spec, w)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := c.Start(life); err != nil {
+	err = c.Start(life)
+	// The child holds its own copy of the pipe's write end now; dropping
+	// ours makes the read end see EOF exactly when the child is gone.
+	w.started()
+	if err != nil {
 		_ = c.Close()
 		return nil, nil, fmt.Errorf("start %s: %w", spec.Transport, err)
 	}
@@ -74,7 +86,7 @@ func Dial(ctx, life context.Context, spec Spec) (*client.Client, *mcp.Initialize
 	}
 }
 
-func newClient(spec Spec) (*client.Client, error) {
+func newClient(spec Spec, w *exitWatch) (*client.Client, error) {
 	var opts []client.ClientOption
 	if spec.Legacy {
 		opts = append(opts, client.WithLegacyProtocolOnly())
@@ -90,7 +102,7 @@ func newClient(spec Spec) (*client.Client, error) {
 			return nil, errors.New("stdio transport without a command")
 		}
 		t := transport.NewStdioWithOptions(spec.Command, EnvList(spec.Env), spec.Args,
-			transport.WithCommandFunc(commandFunc(spec)))
+			transport.WithCommandFunc(commandFunc(spec, w)))
 		return client.NewClient(t, opts...), nil
 	case "http":
 		t, err := transport.NewStreamableHTTP(spec.URL, transport.WithHTTPHeaders(spec.Headers))
@@ -112,13 +124,16 @@ func newClient(spec Spec) (*client.Client, error) {
 // commandFunc builds the child with a minimal environment: PATH and HOME
 // from the parent plus the server's own env. mcp-go's default would hand
 // every child the whole parent environment, secrets included.
-func commandFunc(spec Spec) transport.CommandFunc {
+func commandFunc(spec Spec, w *exitWatch) transport.CommandFunc {
 	return func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 		cmd := exec.CommandContext(ctx, command, args...)
 		cmd.Env = MinimalEnv(spec.Env)
 		cmd.Dir = spec.Dir
 		if spec.Stderr != nil {
 			cmd.Stderr = spec.Stderr
+		}
+		if err := w.attach(cmd); err != nil {
+			return nil, err
 		}
 		return cmd, nil
 	}

@@ -1,0 +1,186 @@
+package offload
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Limits on what one read or grep returns, so that reading a stored result
+// cannot flood the context it was taken out of.
+const (
+	MaxReadLines   = 400
+	MaxReadBytes   = 24 << 10
+	MaxGrepMatches = 50
+	MaxGrepContext = 5
+	MaxGrepBytes   = 16 << 10
+	MaxLineBytes   = 400
+	MaxPattern     = 512
+)
+
+// Lines counts the lines of text, the last one counted even without a
+// trailing newline.
+func Lines(text string) int {
+	n := strings.Count(text, "\n")
+	if len(text) > 0 && !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return n
+}
+
+// Page is the answer to a line-range read.
+type Page struct {
+	Text       string // the lines, each ending in a newline
+	From, To   int    // 1-based first and last line returned; To < From when empty
+	TotalLines int
+	Truncated  bool // stopped early at MaxReadBytes
+}
+
+// Read returns lines [offset, offset+limit) of text (offset 0-based), at
+// most MaxReadLines lines and about MaxReadBytes bytes; long lines are cut
+// at MaxLineBytes.
+func Read(text string, offset, limit int) Page {
+	total := Lines(text)
+	offset = max(offset, 0)
+	if limit <= 0 || limit > MaxReadLines {
+		limit = MaxReadLines
+	}
+	p := Page{From: offset + 1, TotalLines: total}
+	// Skip to the offset without splitting the whole text.
+	rest := text
+	for i := 0; i < offset && rest != ""; i++ {
+		j := strings.IndexByte(rest, '\n')
+		if j < 0 {
+			rest = ""
+			break
+		}
+		rest = rest[j+1:]
+	}
+	var b strings.Builder
+	n := 0
+	for n < limit && rest != "" {
+		line := rest
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = ""
+		}
+		if b.Len()+len(line) > MaxReadBytes && n > 0 {
+			p.Truncated = true
+			break
+		}
+		b.WriteString(cut(line))
+		b.WriteByte('\n')
+		n++
+	}
+	p.Text, p.To = b.String(), offset+n
+	return p
+}
+
+func cut(line string) string {
+	if len(line) <= MaxLineBytes {
+		return line
+	}
+	// Cut on a rune boundary.
+	i := MaxLineBytes
+	for i > 0 && line[i]&0xC0 == 0x80 {
+		i--
+	}
+	return line[:i] + fmt.Sprintf("… [%d more bytes]", len(line)-i)
+}
+
+// Match is one grep hit with its context lines.
+type Match struct {
+	Line   int      // 1-based line number of the match
+	Before []string // context lines before, oldest first
+	Text   string
+	After  []string
+}
+
+// Grep is the answer to a regexp search.
+type Grep struct {
+	Matches   []Match
+	Total     int  // matching lines counted, possibly more than returned
+	Truncated bool // stopped at MaxGrepMatches or MaxGrepBytes
+}
+
+// PatternError is a pattern that is not valid RE2 syntax, or too long.
+type PatternError struct {
+	Pattern string
+	Err     error
+}
+
+func (e *PatternError) Error() string { return fmt.Sprintf("bad pattern %q: %v", e.Pattern, e.Err) }
+func (e *PatternError) Unwrap() error { return e.Err }
+
+// Search finds lines of text matching pattern (Go RE2 syntax, so matching is
+// linear in the text: no catastrophic backtracking on untrusted input), with
+// up to context lines around each, bounded as the Max constants say.
+func Search(text, pattern string, context int) (Grep, error) {
+	if len(pattern) > MaxPattern {
+		return Grep{}, &PatternError{Pattern: pattern[:40] + "…", Err: fmt.Errorf("longer than %d bytes", MaxPattern)}
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return Grep{}, &PatternError{Pattern: pattern, Err: err}
+	}
+	context = min(max(context, 0), MaxGrepContext)
+	var g Grep
+	var prev []string // ring of the last context lines
+	size := 0
+	open := -1 // index of a match still collecting After lines
+	lineNo := 0
+	rest := text
+	for rest != "" {
+		line := rest
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = ""
+		}
+		lineNo++
+		if re.MatchString(line) {
+			g.Total++
+			if !g.Truncated {
+				if len(g.Matches) >= MaxGrepMatches || size > MaxGrepBytes {
+					g.Truncated = true
+				} else {
+					m := Match{Line: lineNo, Before: cloneCut(prev), Text: cut(line)}
+					size += len(m.Text) + 16
+					for _, b := range m.Before {
+						size += len(b)
+					}
+					g.Matches = append(g.Matches, m)
+					open = len(g.Matches) - 1
+					prev = prev[:0]
+					continue
+				}
+			}
+		} else if open >= 0 && len(g.Matches[open].After) < context {
+			c := cut(line)
+			g.Matches[open].After = append(g.Matches[open].After, c)
+			size += len(c)
+		}
+		if open >= 0 && len(g.Matches[open].After) >= context {
+			open = -1
+		}
+		if context > 0 {
+			if len(prev) == context {
+				prev = append(prev[:0], prev[1:]...)
+			}
+			prev = append(prev, line)
+		}
+	}
+	return g, nil
+}
+
+func cloneCut(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = cut(s)
+	}
+	return out
+}
