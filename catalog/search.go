@@ -315,8 +315,10 @@ func (c *Catalog) hybrid(ctx context.Context, query string, ranked []scored, all
 	}
 	sortScored(sim)
 	fused := map[int]float64{}
+	lexRank := map[int]int{}
 	for r, s := range ranked {
 		fused[s.doc] += 1 / float64(rrfK+r+1)
+		lexRank[s.doc] = r + 1
 	}
 	for r, s := range sim {
 		fused[s.doc] += 1 / float64(rrfK+r+1)
@@ -325,7 +327,29 @@ func (c *Catalog) hybrid(ctx context.Context, query string, ranked []scored, all
 	for d, s := range fused {
 		out = append(out, scored{d, s})
 	}
-	sortScored(out)
+	// Equal fused scores go to the better lexical rank: a word match is
+	// evidence, a tie in embedding space is not.
+	rankOf := func(d int) int {
+		if r, ok := lexRank[d]; ok {
+			return r
+		}
+		return math.MaxInt
+	}
+	slices.SortFunc(out, func(a, b scored) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		if ra, rb := rankOf(a.doc), rankOf(b.doc); ra != rb {
+			if ra < rb {
+				return -1
+			}
+			return 1
+		}
+		return a.doc - b.doc
+	})
 	return out, true
 }
 

@@ -1,0 +1,210 @@
+package catalog_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
+)
+
+func tops(hits []catalog.Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.Kind + "." + h.Tool
+	}
+	return out
+}
+
+func codeCatalog(cfg catalog.Config) *catalog.Catalog {
+	return catalog.Build([]kindgroups.Server{{Name: "lsp", Kind: "code", Tools: []mcp.Tool{
+		tool("find_symbol", "Locate a symbol definition in the workspace.", true),
+		tool("find_references", "Find every reference to a symbol.", true),
+		tool("search_code", "Full-text search over source files; finds symbols, strings and comments.", true),
+		tool("kubectl_get", "Show one or many Kubernetes resources.", true),
+		tool("getPodLogs", "Read the logs of a pod.", true),
+		tool("restart_pod", "Delete a pod so that its controller recreates it.", false),
+	}}}, cfg)
+}
+
+func TestSearchNames(t *testing.T) {
+	c := codeCatalog(catalog.Config{})
+	ctx := catalog.WithScopes(t.Context(), "*")
+	tests := []struct {
+		query string
+		first string
+	}{
+		{"find_symbol", "code.find_symbol"},
+		{"find symbol", "code.find_symbol"},
+		{"kubectl_get", "code.kubectl_get"},
+		{"kubectl get", "code.kubectl_get"},
+		{"get pod logs", "code.getPodLogs"}, // camelCase split
+		{"symbols in strings, then find_references", "code.find_references"},
+		{"code.search_code please", "code.search_code"},
+		{"lsp.find_symbol", "code.find_symbol"},
+		{"restarting pods", "code.restart_pod"}, // stemming
+	}
+	for _, tc := range tests {
+		t.Run(tc.query, func(t *testing.T) {
+			hits := c.Search(ctx, tc.query, 3)
+			if len(hits) == 0 || hits[0].Kind+"."+hits[0].Tool != tc.first {
+				t.Errorf("top = %v, want %s first", tops(hits), tc.first)
+			}
+		})
+	}
+	// Read-only: the write tool is invisible even by exact name.
+	if hits := c.Search(t.Context(), "restart_pod", 5); len(hits) > 0 && hits[0].Tool == "restart_pod" {
+		t.Errorf("read-only search found restart_pod: %v", tops(hits))
+	}
+}
+
+func TestSearchK(t *testing.T) {
+	c := buildFleet(t)
+	ctx := catalog.WithScopes(t.Context(), "*")
+	for _, tc := range []struct{ k, want int }{{0, 5}, {-1, 5}, {3, 3}, {100, 20}} {
+		if got := len(c.Search(ctx, "list", tc.k)); got != tc.want {
+			t.Errorf("k=%d: %d hits, want %d", tc.k, got, tc.want)
+		}
+	}
+	if hits := c.Search(ctx, "zzzqqq", 5); len(hits) != 0 {
+		t.Errorf("nonsense query found %v", tops(hits))
+	}
+}
+
+func TestSessionSearchLoaded(t *testing.T) {
+	c := buildFleet(t)
+	s, err := c.NewSession(catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit := func() catalog.Hit {
+		hs := s.Search(t.Context(), "pods_top", 1)
+		if len(hs) != 1 || hs[0].Tool != "pods_top" {
+			t.Fatalf("hits = %v", tops(hs))
+		}
+		return hs[0]
+	}
+	if hit().Loaded {
+		t.Error("pods_top loaded before loadTools")
+	}
+	if _, err := s.Load([]string{"k8s-1.pods_top"}); err != nil {
+		t.Fatal(err)
+	}
+	if hit().Loaded {
+		t.Error("loaded on one of five servers counts as loaded")
+	}
+	if _, err := s.Load([]string{"kubernetes.pods_top"}); err != nil {
+		t.Fatal(err)
+	}
+	if h := hit(); !h.Loaded || len(h.Servers) != 5 {
+		t.Errorf("after kind load: %+v", h)
+	}
+	hs := s.Search(t.Context(), "delete the crashing pod", 5)
+	for _, h := range hs {
+		if h.Tool == "pods_delete" {
+			t.Errorf("read session found pods_delete")
+		}
+	}
+}
+
+// conceptEmbedder maps words to a few concept axes, standing in for a
+// model that knows "bounce" means restart.
+type conceptEmbedder struct {
+	fail  bool
+	calls int
+}
+
+var concepts = [][]string{
+	{"bounce", "restart", "recreate", "delete", "kill"},
+	{"log", "logs", "output", "read"},
+	{"symbol", "definition", "reference", "references"},
+	{"kubernetes", "resources", "show"},
+}
+
+func (e *conceptEmbedder) EmbedStrings(_ context.Context, texts []string) ([][]float64, error) {
+	e.calls++
+	if e.fail {
+		return nil, errors.New("model down")
+	}
+	out := make([][]float64, len(texts))
+	for i, s := range texts {
+		v := make([]float64, len(concepts))
+		for _, w := range strings.Fields(strings.ToLower(s)) {
+			w = strings.Trim(w, ".,;:")
+			for d, ws := range concepts {
+				for _, cw := range ws {
+					if w == cw {
+						v[d]++
+					}
+				}
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func TestHybridSearch(t *testing.T) {
+	ctx := catalog.WithScopes(t.Context(), "*")
+	q := "bounce it"
+	if hits := codeCatalog(catalog.Config{}).Search(ctx, q, 3); len(hits) != 0 {
+		t.Fatalf("BM25 alone found %v; the test needs a query only embeddings understand", tops(hits))
+	}
+	emb := &conceptEmbedder{}
+	c := codeCatalog(catalog.Config{Embedder: emb})
+	hits := c.Search(ctx, q, 3)
+	if len(hits) == 0 || hits[0].Tool != "restart_pod" {
+		t.Fatalf("hybrid top = %v, want restart_pod first", tops(hits))
+	}
+	// Fusion keeps BM25's exact matches on top.
+	if hits := c.Search(ctx, "find symbol", 2); hits[0].Tool != "find_symbol" {
+		t.Errorf("hybrid lost the lexical match: %v", tops(hits))
+	}
+	c.Search(ctx, "logs", 2)
+	if emb.calls != 4 { // entries once, then one per query
+		t.Errorf("embedder called %d times, want 4", emb.calls)
+	}
+	// A failing embedder degrades to BM25.
+	failing := codeCatalog(catalog.Config{Embedder: &conceptEmbedder{fail: true}})
+	want := tops(codeCatalog(catalog.Config{}).Search(ctx, "pod logs", 3))
+	if diff := cmp.Diff(want, tops(failing.Search(ctx, "pod logs", 3))); diff != "" {
+		t.Errorf("fallback (-want +got)\n%s", diff)
+	}
+}
+
+func TestLint(t *testing.T) {
+	c := catalog.Build([]kindgroups.Server{{Name: "s", Kind: "k", Tools: []mcp.Tool{
+		tool("a", "Get the status of a pod.", true),
+		tool("b", "Get the status of a node, with conditions.", true),
+		tool("c", "get THE status of A deployment.", true),
+		tool("d", "List pods.", true),
+		tool("e", "Something else entirely here.", true),
+	}}}, catalog.Config{Kinds: map[string]catalog.KindConfig{"k": {
+		CatalogLines: map[string]string{"d": "List pods", "e": "List pods"},
+	}}})
+	want := catalog.LintReport{
+		MissingLines: []catalog.KindTool{{"k", "a"}, {"k", "b"}, {"k", "c"}},
+		Collisions: []catalog.Collision{
+			{Kind: "k", Prefix: "get the status of a", Tools: []string{"a", "b", "c"}},
+			{Kind: "k", Prefix: "list pods", Tools: []string{"d", "e"}},
+		},
+	}
+	if diff := cmp.Diff(want, catalog.Lint(c)); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+func TestLintFleet(t *testing.T) {
+	r := catalog.Lint(buildFleet(t))
+	t.Logf("fleet: %d tools lack a hand-written line, %d collisions", len(r.MissingLines), len(r.Collisions))
+	for _, col := range r.Collisions {
+		if len(col.Tools) < 2 {
+			t.Errorf("collision of one: %+v", col)
+		}
+	}
+}
