@@ -30,6 +30,17 @@ func caseTransformer(name string, conv func(string) string, isTarget func(string
 // source style is converted.
 func renameLevel(name string, s schemaView, node, obj map[string]any, path string,
 	conv func(string) string, isTarget func(string) bool) (map[string]any, bool, error) {
+	// Most levels are already in the target style: skip the schema work.
+	source := false
+	for k := range obj {
+		if conv(k) != k {
+			source = true
+			break
+		}
+	}
+	if !source {
+		return obj, false, nil
+	}
 	var targets map[string]string // fold -> declared target-style name; "" if ambiguous
 	var declared map[string]bool
 	if node != nil {

@@ -214,8 +214,23 @@ func hasProperties(schema map[string]any) bool {
 	if schema == nil {
 		return false
 	}
-	s := schemaView{root: schema}
-	return len(s.declared(schema)) > 0
+	return schemaView{root: schema}.anyProperty(schema, 0)
+}
+
+func (s schemaView) anyProperty(node map[string]any, depth int) bool {
+	node = s.resolve(node)
+	if node == nil || depth > maxDepth {
+		return false
+	}
+	if props, ok := node["properties"].(map[string]any); ok && len(props) > 0 {
+		return true
+	}
+	for _, b := range s.branches(node) {
+		if s.anyProperty(b, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // description returns node's description, or "".

@@ -61,15 +61,16 @@ func (w walker) object(node, obj map[string]any, path string, depth int) (map[st
 			return nil, false, err
 		}
 	}
-	// Sorted so that the first error reported is the same on every run.
-	for _, k := range slices.Sorted(maps.Keys(res)) {
+	// Map order is fine: only level funcs fail, and they sort their keys.
+	// Ranging over the pre-clone map while writing to the clone is safe.
+	for k, v := range res {
 		var child map[string]any
 		if !w.free {
 			if child = w.s.prop(node, k); child == nil {
 				continue // undeclared: we know nothing, so we change nothing
 			}
 		}
-		nv, ch, del, err := w.walkValue(child, k, res[k], path+"/"+escape(k), depth+1)
+		nv, ch, del, err := w.walkValue(child, k, v, path+"/"+escape(k), depth+1)
 		if err != nil {
 			return nil, false, err
 		}

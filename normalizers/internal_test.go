@@ -1,0 +1,57 @@
+package normalizers
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestResourceTable(t *testing.T) {
+	table := resourceTable(nil)
+	// A singular that is also a key would make the transformer change its
+	// own output on a second run.
+	for p, s := range table {
+		if _, ok := table[s]; ok {
+			t.Errorf("%q -> %q, and %q is itself a plural key", p, s, s)
+		}
+	}
+	want := map[string]string{
+		"pods": "pod", "ingresses": "ingress", "networkpolicies": "networkpolicy", "deployments": "deployment",
+		"services": "service", "configmaps": "configmap", "secrets": "secret", "nodes": "node", "namespaces": "namespace",
+		"replicasets": "replicaset", "statefulsets": "statefulset", "daemonsets": "daemonset", "jobs": "job",
+		"cronjobs": "cronjob", "persistentvolumeclaims": "persistentvolumeclaim", "persistentvolumes": "persistentvolume",
+		"events": "event", "serviceaccounts": "serviceaccount", "roles": "role", "rolebindings": "rolebinding",
+		"clusterroles": "clusterrole", "horizontalpodautoscalers": "horizontalpodautoscaler",
+		"storageclasses": "storageclass", "customresourcedefinitions": "customresourcedefinition",
+	}
+	for p, s := range want {
+		if table[p] != s {
+			t.Errorf("table[%q] = %q, want %q", p, table[p], s)
+		}
+	}
+	if _, ok := table["endpoints"]; ok {
+		t.Errorf("endpoints must stay endpoints, table has %q", table["endpoints"])
+	}
+}
+
+func TestCaseConversions(t *testing.T) {
+	tests := []struct{ in, camel, snake string }{
+		{"resource_type", "resourceType", "resource_type"},
+		{"resource-type", "resourceType", "resource_type"},
+		{"resourceType", "resourceType", "resource_type"},
+		{"HTTPRoute", "HTTPRoute", "http_route"},
+		{"podIP", "podIP", "pod_ip"},
+		{"v2_api", "v2Api", "v2_api"},
+		{"__typename", "__typename", "__typename"},
+		{"a__b", "a__b", "a__b"},
+		{"trailing_", "trailing_", "trailing_"},
+		{"http.status_code", "http.status_code", "http.status_code"},
+		{"", "", ""},
+	}
+	for _, tc := range tests {
+		got := [2]string{toCamel(tc.in), toSnake(tc.in)}
+		if diff := cmp.Diff([2]string{tc.camel, tc.snake}, got); diff != "" {
+			t.Errorf("%q: (-want +got):\n%s", tc.in, diff)
+		}
+	}
+}
