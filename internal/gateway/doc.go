@@ -1,0 +1,51 @@
+// Package gateway serves a whole fleet as one MCP server, so that agents
+// that cannot import Go (Claude Code, Cursor, any MCP client) get the fleet
+// through four small tools instead of every server's full tool list.
+//
+// # The tools
+//
+// Their names and argument names are a contract:
+//
+//   - listKinds {}: the kinds, their servers and how many tools each kind
+//     has that the caller may use.
+//   - searchTools {query, k?}: search of the permitted tools (BM25 over
+//     names, catalog lines, descriptions and parameters).
+//   - describeTools {names}: the full input schemas of the named tools
+//     ("tool", "kind.tool" or "server.tool"), one per kind, each with an
+//     added required "server" argument whose enum lists the servers that
+//     have the tool.
+//   - callTool {server, tool, arguments}: the call, through the Mux's whole
+//     pipeline (repair, placeholder rejection, schema validation, hooks).
+//     A tool the caller's scopes do not permit is refused here, before the
+//     Mux sees it.
+//
+// Every refusal is a tool result with isError set and text written for a
+// model, never a protocol error: clients show tool results to the model but
+// often hide JSON-RPC errors from it.
+//
+// # Scopes and auth
+//
+// Scopes come from [catalog.WithScopes] on the request context. Over stdio
+// the caller is whoever started the process and gets [Config.Scopes]. Over
+// HTTP every request needs a bearer token, mapped to scopes by
+// [Config.Tokens] (see [ParseTokens] for the file format); without tokens
+// [Gateway.ListenAndServe] refuses any address that is not loopback.
+//
+// # HTTP endpoints
+//
+//   - /mcp: streamable HTTP MCP.
+//   - /healthz: 200 with {"status": "ok"|"degraded", "servers": [...]}, the
+//     Mux's status per server. Unauthenticated, like most health checks; it
+//     shows server names and states, never arguments or results.
+//   - /metrics: JSON counters ([Counters]) of the gateway's calls. The root
+//     package's Metrics interface is per Mux and chosen by whoever builds
+//     the Mux; the gateway counts what it sees itself so that /metrics works
+//     with any Mux. Needs a token when tokens are configured.
+//
+// # Shutdown
+//
+// When the context of [Gateway.ListenAndServe] or [Gateway.ServeStdio] ends,
+// the gateway stops accepting requests, waits for calls in flight (up to
+// [Config.DrainTimeout]) and returns. Closing the Mux is the caller's job,
+// after that.
+package gateway

@@ -1,0 +1,146 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
+)
+
+// DefaultDrainTimeout bounds how long shutdown waits for calls in flight
+// when Config.DrainTimeout is zero.
+const DefaultDrainTimeout = 30 * time.Second
+
+// ErrNoMux is returned by New when Config.Mux is nil.
+var ErrNoMux = errors.New("gateway: Config.Mux is required")
+
+// Config configures a Gateway. Mux is required; every other zero field has
+// a working default.
+type Config struct {
+	// Mux is the fleet. The gateway never closes it.
+	Mux *mcpfleet.Mux
+	// Catalog tunes search (kind settings, aliases, scopes per tool).
+	Catalog catalog.Config
+	// Name and Version are announced in initialize; defaults "mcpfleet"
+	// and "dev".
+	Name, Version string
+	// Scopes are granted to callers that do not authenticate: stdio and
+	// in-process clients. nil means ["read"], as in catalog: a forgotten
+	// setting must not grant write tools.
+	Scopes []string
+	// Tokens maps HTTP bearer tokens to scopes. Empty means no auth, which
+	// ListenAndServe allows on loopback addresses only.
+	Tokens map[string][]string
+	// DrainTimeout bounds the wait for calls in flight at shutdown; 0
+	// means DefaultDrainTimeout.
+	DrainTimeout time.Duration
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// Gateway is the fleet as one MCP server. It is safe for concurrent use.
+type Gateway struct {
+	cfg      Config
+	mux      *mcpfleet.Mux
+	srv      *server.MCPServer
+	log      *slog.Logger
+	counters counters
+	// draining is set at shutdown: new calls are refused while those in
+	// flight finish.
+	draining atomic.Bool
+
+	mu     sync.Mutex
+	cat    *catalog.Catalog
+	catKey *kindgroups.Group // identity of the Mux snapshot the catalog was built from
+	catLen int
+}
+
+// New builds the gateway's MCP server over cfg.Mux. The server
+// instructions carry the kinds overview as it is at New.
+func New(cfg Config) (*Gateway, error) {
+	if cfg.Mux == nil {
+		return nil, ErrNoMux
+	}
+	if cfg.Name == "" {
+		cfg.Name = "mcpfleet"
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	if cfg.Scopes == nil {
+		cfg.Scopes = []string{catalog.ScopeRead}
+	}
+	cfg.Scopes = slices.Clone(cfg.Scopes)
+	if cfg.DrainTimeout <= 0 {
+		cfg.DrainTimeout = DefaultDrainTimeout
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	g := &Gateway{cfg: cfg, mux: cfg.Mux, log: cfg.Logger}
+	g.srv = server.NewMCPServer(cfg.Name, cfg.Version,
+		server.WithToolCapabilities(false),
+		server.WithRecovery(),
+		server.WithInstructions(instructions(g.kinds(cfg.Scopes))),
+	)
+	g.srv.AddTools(g.tools()...)
+	return g, nil
+}
+
+// MCPServer returns the underlying mcp-go server, for serving it over a
+// transport of the caller's choice (in-process clients, tests). Calls that
+// arrive this way get Config.Scopes unless ctx already carries scopes.
+func (g *Gateway) MCPServer() *server.MCPServer { return g.srv }
+
+// catalog returns a catalog of the fleet's current tools. The Mux swaps an
+// immutable snapshot of its kind groups whenever a tool list changes, so
+// the identity of that slice tells whether the catalog is stale without
+// hashing every schema on every request.
+func (g *Gateway) catalog() *catalog.Catalog {
+	groups := g.mux.KindGroups()
+	var key *kindgroups.Group
+	if len(groups) > 0 {
+		key = &groups[0]
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cat != nil && key == g.catKey && len(groups) == g.catLen {
+		return g.cat
+	}
+	g.cat = catalog.Build(g.mux.Servers(), g.cfg.Catalog)
+	g.catKey, g.catLen = key, len(groups)
+	return g.cat
+}
+
+// scopes returns the caller's scopes: those on ctx (set by HTTP auth or an
+// embedding program), else Config.Scopes.
+func (g *Gateway) scopes(ctx context.Context) []string {
+	if s, ok := catalog.ScopesFrom(ctx); ok {
+		return s
+	}
+	return slices.Clone(g.cfg.Scopes)
+}
+
+// drain waits for calls in flight, at most DrainTimeout. It polls a
+// counter rather than using a WaitGroup, whose Add may not race with Wait:
+// a request can still arrive (and be refused) while draining.
+func (g *Gateway) drain() {
+	deadline := time.Now().Add(g.cfg.DrainTimeout)
+	for g.counters.inflight.Load() > 0 {
+		if time.Now().After(deadline) {
+			g.log.Warn("gateway: calls still in flight after the drain timeout", "timeout", g.cfg.DrainTimeout)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,90 @@
+package gateway
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Model-facing text lives here: tool descriptions, the instructions, the
+// listKinds rendering and refusals. It is API; testdata/*.golden pins it.
+
+const (
+	descListKinds = "List the kinds of MCP server in this fleet: each kind's servers and how many tools it has. Start here."
+	descSearch    = "Search the fleet's tools by what you want to do. Returns kind.tool names, the servers that have each, and a one-line summary. Then describeTools the ones you need."
+	descDescribe  = "Get the full input schemas of tools, by name: \"tool\", \"kind.tool\" or \"server.tool\". Each schema has a required \"server\" argument listing the servers that have the tool."
+	descCall      = "Call a tool on one server. arguments must match the schema from describeTools (without the added \"server\" argument, which goes at the top level). Failed calls come back with the reason and how to fix them."
+
+	descQuery     = "What you want to do, in plain words, or a tool name."
+	descK         = "How many results (default 5, at most 20)."
+	descNames     = "Tool names: \"tool\", \"kind.tool\" or \"server.tool\"."
+	descServer    = "The server to call, from the tool's server enum."
+	descTool      = "The tool name, without the kind prefix."
+	descArguments = "The tool's arguments, as a JSON object."
+	descServerArg = "The server to call this tool on."
+)
+
+// instructions are the server instructions: the kinds overview and the
+// workflow, so that the model knows the fleet before its first call.
+func instructions(kinds []kindLine) string {
+	var b strings.Builder
+	b.WriteString("This server is a gateway to a fleet of MCP servers. Identical servers are folded into kinds; a tool of a kind can be called on any of its servers.\n\nKinds:\n")
+	b.WriteString(renderKinds(kinds))
+	b.WriteString("\nWorkflow: searchTools to find tools, describeTools for their schemas, callTool {server, tool, arguments} to call one.")
+	return b.String()
+}
+
+// kindLine is one kind as listKinds shows it.
+type kindLine struct {
+	Kind    string   `json:"kind"`
+	Servers []string `json:"servers"`
+	Tools   int      `json:"tools"`
+}
+
+func renderKinds(kinds []kindLine) string {
+	if len(kinds) == 0 {
+		return "(no tools available to you)\n"
+	}
+	var b strings.Builder
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "- %s (%d tools): %s\n", k.Kind, k.Tools, strings.Join(k.Servers, ", "))
+	}
+	return b.String()
+}
+
+func noHits(query string) string {
+	return fmt.Sprintf("No tools match %q. Try other words, or listKinds to see what the fleet has.", query)
+}
+
+func describeUnknown(name string, options []string) string {
+	s := fmt.Sprintf("%q: no such tool", name)
+	if len(options) > 0 {
+		s += "; did you mean " + quoteJoin(options) + "?"
+	}
+	return s
+}
+
+func describeAmbiguous(name string, options []string) string {
+	return fmt.Sprintf("%q: several kinds have this tool; name one of %s", name, quoteJoin(options))
+}
+
+const describeNone = "Name at least one tool: \"tool\", \"kind.tool\" or \"server.tool\" (searchTools finds them)."
+
+const shuttingDown = "The fleet gateway is shutting down; the call was not sent. Retry once it is back."
+
+func argMissing(name string) string {
+	return fmt.Sprintf("missing required argument %q", name)
+}
+
+// upstreamText explains a call that reached the server but got no usable
+// answer.
+func upstreamText(err error) string {
+	return err.Error() + "\nThe call may or may not have taken effect. Check before retrying, or use another server of the same kind."
+}
+
+func quoteJoin(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}

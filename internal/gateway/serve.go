@@ -1,0 +1,126 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/catalog"
+)
+
+// Health is what /healthz serves.
+type Health struct {
+	// Status is "ok" when every server is up, else "degraded".
+	Status  string                  `json:"status"`
+	Servers []mcpfleet.ServerStatus `json:"servers"`
+}
+
+// Health reports the fleet's state.
+func (g *Gateway) Health() Health {
+	h := Health{Status: "ok", Servers: g.mux.Status()}
+	for _, s := range h.Servers {
+		if s.State != mcpfleet.StateUp {
+			h.Status = "degraded"
+		}
+	}
+	return h
+}
+
+// Handler returns the HTTP API: /mcp (streamable HTTP, authenticated),
+// /healthz and /metrics (authenticated when tokens are configured).
+func (g *Gateway) Handler() http.Handler {
+	mcpH := server.NewStreamableHTTPServer(g.srv, server.WithEndpointPath("/mcp"))
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", g.authenticate(mcpH))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, g.Health()) })
+	mux.Handle("GET /metrics", g.authenticate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, g.Counters())
+	})))
+	return mux
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+// ListenAndServe serves Handler on addr until ctx ends, then shuts down
+// gracefully: the listener closes, requests in flight finish (at most
+// DrainTimeout), and it returns nil. A non-loopback addr without tokens is
+// refused with ErrInsecureBind. ready, if non-nil, receives the bound
+// address once listening (useful with port 0).
+func (g *Gateway) ListenAndServe(ctx context.Context, addr string, ready func(net.Addr)) error {
+	if len(g.cfg.Tokens) == 0 && !IsLoopback(addr) {
+		return fmt.Errorf("%w: %s (give tokens, or bind 127.0.0.1)", ErrInsecureBind, addr)
+	}
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{
+		Handler:           g.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		// Requests must not be cancelled by shutdown: they are drained.
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	g.draining.Store(true)
+	sctx, cancel := context.WithTimeout(context.Background(), g.cfg.DrainTimeout)
+	defer cancel()
+	err = hs.Shutdown(sctx)
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		err = errors.Join(err, serr)
+	}
+	return err
+}
+
+// ServeStdio serves one client over r and w until ctx ends or r reaches
+// EOF. At ctx's end, new calls are refused, calls in flight finish (at most
+// DrainTimeout), and it returns nil.
+func (g *Gateway) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	// Listen cancels its handlers when its ctx ends, so it gets a ctx that
+	// ends only after the drain.
+	lctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+	ss := server.NewStdioServer(g.srv)
+	ss.SetContextFunc(func(c context.Context) context.Context {
+		return catalog.WithScopes(c, g.cfg.Scopes...)
+	})
+	errc := make(chan error, 1)
+	go func() { errc <- ss.Listen(lctx, r, w) }()
+	select {
+	case err := <-errc:
+		return ignoreEOF(err)
+	case <-ctx.Done():
+	}
+	g.draining.Store(true)
+	g.drain()
+	stop()
+	return ignoreEOF(<-errc)
+}
+
+func ignoreEOF(err error) error {
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
