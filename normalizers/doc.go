@@ -23,7 +23,8 @@
 // schema), anyOf/oneOf/allOf branches and local $ref ("#/$defs/...",
 // "#/definitions/..."); remote refs are never fetched and count as unknown.
 // Where the schema says nothing about a location (an undeclared key), the
-// value is left alone. A schema that declares no properties at the top level
+// value is left alone (the case transformers still rename an undeclared
+// key, but do not look inside it). A schema that declares no properties at the top level
 // (nil, {"type":"object"}) puts the call in schema-less mode, where only the
 // case transformers act, renaming every key.
 //
@@ -31,7 +32,9 @@
 //
 //	transformer          | what it does                                             | before -> after
 //	camelCase            | snake/kebab key -> the camelCase key the schema declares | {"resource_type":"pod"} -> {"resourceType":"pod"}
+//	                     | (else plain camelCase); declared keys never renamed      |
 //	snakeCase            | camel/kebab key -> the snake_case key the schema declares| {"projectId":"42"} -> {"project_id":"42"}
+//	                     | (else plain snake_case); declared keys never renamed     |
 //	joinArrays           | array of strings -> one string (Separator, default " ")  | {"query":["up","down"]} -> {"query":"up down"}; [] -> key removed
 //	splitStrings         | "a,b c" -> ["a","b","c"] where an array of strings is due| {"labels":"bug, ui"} -> {"labels":["bug","ui"]}
 //	singularResourceType | plural resource name -> singular, in kind/resourceType/  | {"kind":"pods"} -> {"kind":"Pod"}; {"resourceType":"Services"} -> {"resourceType":"service"}
@@ -45,6 +48,19 @@
 // coin toss:
 //
 //	camelCase: at /resource_type: both "resource_type" and "resourceType" given; send only "resourceType"
+//
+// # Resource names
+//
+// singularResourceType knows the Kubernetes plurals (pods, ingresses,
+// networkpolicies, ...; "endpoints" is its own singular) and
+// [WithResourceSingular] adds more. For a field with an enum, the enum's own
+// spelling wins ("virtualservices" -> "VirtualService"). For "kind" without
+// an enum, the result is spelled as a Kind ("Pod", "NetworkPolicy") when the
+// value starts with a capital or the field's description names a Kind, as
+// kubernetes-mcp-server's "examples of valid kind are: Pod, Service, ..."
+// does; otherwise, and for resourceType/resource_type/resource, it is the
+// lowercase singular. Kubernetes resolves a kind case-sensitively in
+// CamelCase, which is why the description decides rather than the input.
 //
 // # Order
 //

@@ -6,11 +6,19 @@ import (
 	"unicode"
 )
 
-// resourceFields are the only property names singularResourceType touches.
-var resourceFields = map[string]bool{"resourceType": true, "resource_type": true, "kind": true, "resource": true}
+// isResourceField reports the only property names singularResourceType
+// touches.
+func isResourceField(key string) bool {
+	switch key {
+	case "resourceType", "resource_type", "kind", "resource":
+		return true
+	}
+	return false
+}
 
 // kindNames maps each built-in singular (lowercase) to its Kubernetes Kind
-// spelling. Plurals are derived from it in resourceTable.
+// spelling. Plurals are derived from it in resourceTable. It is read-only:
+// nothing writes to it after initialisation.
 var kindNames = map[string]string{
 	"pod": "Pod", "service": "Service", "deployment": "Deployment", "ingress": "Ingress",
 	"networkpolicy": "NetworkPolicy", "configmap": "ConfigMap", "secret": "Secret",
@@ -86,7 +94,7 @@ func singularResourceType(table map[string]string) Transformer {
 		var w walker
 		w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any, path string) (any, action, error) {
 			s, ok := v.(string)
-			if !ok || !resourceFields[key] || !w.s.types(node)["string"] {
+			if !ok || !isResourceField(key) || !w.s.types(node)["string"] {
 				return nil, keep, nil
 			}
 			out := singularize(w.s, node, key, s, table, singulars)
