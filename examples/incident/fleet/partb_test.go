@@ -9,6 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/internal/fixtures"
+	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
 
 // partBKinds are the kinds this file covers.
@@ -261,5 +264,70 @@ func TestPartBSchemasAreObjects(t *testing.T) {
 				t.Errorf("%s: no description", tl.Name)
 			}
 		}
+	}
+}
+
+// TestPartBMirrorsFixtures checks the kinds that have a fixture against it:
+// every tool and every argument name exists in the real server's schema
+// (names are facts), and the o200k size stays within 30% of the real one.
+func TestPartBMirrorsFixtures(t *testing.T) {
+	tests := []struct {
+		fixture string
+		in      Instance
+	}{
+		{"jira", Instance{Kind: "jira"}},
+		{"confluence", Instance{Kind: "wiki"}},
+		{"grafana", Instance{Kind: "grafana"}},
+		{"grafana_readonly", Instance{Kind: "grafana", ReadOnly: true}},
+		{"slack", Instance{Kind: "slack"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			f := fixtures.MustLoad(t, tt.fixture)
+			real := map[string]map[string]bool{}
+			for _, tl := range f.Tools {
+				var s struct {
+					Properties map[string]json.RawMessage `json:"properties"`
+				}
+				if err := json.Unmarshal(tl.RawInputSchema, &s); err != nil {
+					t.Fatal(err)
+				}
+				real[tl.Name] = map[string]bool{}
+				for p := range s.Properties {
+					real[tl.Name][p] = true
+				}
+			}
+			ours, err := Tools(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tl := range ours {
+				props, ok := real[tl.Name]
+				if !ok {
+					t.Errorf("tool %s is not in the %s fixture", tl.Name, tt.fixture)
+					continue
+				}
+				var s struct {
+					Properties map[string]json.RawMessage `json:"properties"`
+				}
+				if err := json.Unmarshal(tl.RawInputSchema, &s); err != nil {
+					t.Fatal(err)
+				}
+				for p := range s.Properties {
+					if !props[p] {
+						t.Errorf("%s: argument %q is not in the fixture", tl.Name, p)
+					}
+				}
+			}
+			gotN, wantN := len(ours), len(f.Tools)
+			if gotN*10 < wantN*7 || gotN*10 > wantN*13 {
+				t.Errorf("%d tools, fixture has %d (beyond ±30%%)", gotN, wantN)
+			}
+			gotT, wantT := tokens.MCPTools(ours), tokens.MCPTools(f.Tools)
+			t.Logf("%s: %d/%d tools, %d/%d o200k tokens (%.0f%%)", tt.fixture, gotN, wantN, gotT, wantT, 100*float64(gotT)/float64(wantT))
+			if gotT*10 < wantT*7 || gotT*10 > wantT*13 {
+				t.Errorf("%d o200k tokens, fixture has %d (beyond ±30%%)", gotT, wantT)
+			}
+		})
 	}
 }
