@@ -1,0 +1,60 @@
+// Command mcpfleet inspects and exercises a fleet of MCP servers from the
+// terminal: what the orchestrator sees, what each server offers, what it
+// costs in tokens, and what a call through mcpfleet's gates returns.
+//
+// Usage:
+//
+//	mcpfleet <command> [flags] [args]
+//
+// Every command takes --config FILE (default $MCPFLEET_CONFIG), the fleet
+// file, and --strict. Flags may come before or after arguments.
+//
+// # Commands
+//
+//	overview     --config F [--json]
+//	    The orchestrator's view: one "kind: servers" line per kind.
+//	tools        --config F [--server S] [--json]
+//	    Tools per kind (or of one server), name and first line of the
+//	    description. --json prints every (server, tool) with its full
+//	    definition: server, kind, name, description, inputSchema, annotations.
+//	call         --config F [--json] SERVER TOOL ['JSON' | -]
+//	    Calls a tool through the gates (normalize, placeholders, schema) and
+//	    prints the result: text as is, images as "[image image/png, N bytes]",
+//	    structured content as one line of JSON. '-' reads the arguments from
+//	    stdin; none means {}.
+//	tokens       --config F [--json] [--servers a,b,c] [--scopes s,…]
+//	    o200k token figures: full_tokens (the sum over servers of each
+//	    server's tools serialized as one chat API tools array), kinds_tokens
+//	    ("kind (servers): tool, …" lines), orchestrator_tokens (the overview),
+//	    catalog_tokens (the deferred catalog block of the whole fleet),
+//	    per_server, and with --servers subagent_tokens (the slice's active
+//	    tools, one per kind, plus its catalog block).
+//	search       --config F [--k N] [--scopes s,…] [--json] QUERY
+//	    BM25 search over every tool the scopes permit (default all); --json
+//	    prints [{kind, tool, servers, line, score, …}].
+//	eval-search  --config F --queries FILE [--json] [--k 5]
+//	    Scores search on JSON Lines {"q", "expect": ["kind:tool"]}: recall@1,
+//	    recall@3, recall@5, nDCG@5, per split, and the misses.
+//	catalog      --config F [--lint] [--servers a,b] [--scopes s,…] [--json]
+//	    The deferred catalog block an agent over the slice would see. --lint
+//	    lists tools without a hand-written catalog line and colliding lines.
+//	status       --config F [--json]
+//	    Each server's state, tool count, reconnects and last error.
+//	help [command]
+//	    Lists the commands, or one command's flags.
+//
+// # Exit codes
+//
+//	0  success
+//	1  failure: a call rejected by a gate (the model-readable rejection text
+//	   is on stderr), a tool that answered with isError (its result is on
+//	   stdout), a config or connection failure, or with --strict a down
+//	   server or a catalog lint finding
+//	2  usage: unknown command (the nearest valid name is suggested), bad
+//	   flags or arguments
+//
+// # Down servers
+//
+// A server that fails to connect is named in a warning on stderr and the
+// command runs on the servers that are up. --strict makes that fatal.
+package main

@@ -1,0 +1,26 @@
+// Package cli implements the mcpfleet subcommands behind one entry point,
+// [Run], with its I/O passed in so that tests run the CLI in-process.
+//
+// # Shape
+//
+// Each subcommand is a function run(ctx, env, stdin, stdout, stderr, args)
+// with its own flag.FlagSet (ContinueOnError, so there is no global flag
+// state) and one row in the dispatch table: adding a subcommand is one
+// line. Flags may come before or after positional arguments. Each
+// subcommand builds one report value and renders it either as JSON
+// (--json) or as text, so the two never disagree.
+//
+// # Output and exit codes
+//
+// Model-facing and human output goes to stdout; diagnostics, warnings
+// about down servers and rejection texts go to stderr. Run prints every
+// diagnostic itself and returns an error only to carry the exit code
+// through [ExitError]: 0 success, 1 failure (a rejected call, a tool that
+// answered with isError, a connection or config failure), 2 usage.
+//
+// # Fleets with down servers
+//
+// A server that fails to connect is named on stderr and the command runs
+// on the servers that are up. --strict makes any down server fatal, and
+// makes catalog --lint findings fail the command.
+package cli

@@ -1,0 +1,113 @@
+package cli_test
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpfleet/mcpfleet/internal/cli"
+	"github.com/mcpfleet/mcpfleet/internal/fixtures"
+	"github.com/mcpfleet/mcpfleet/internal/testfleet"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+// fleetServer is one stdio test server serving a fixture's tools.
+type fleetServer struct{ name, kind, fixture string }
+
+// stdFleet is a small incident-ops fleet: three identical clusters, a
+// read-only and a read-write GitLab folded into one kind, and Prometheus.
+var stdFleet = []fleetServer{
+	{"k8s-1", "kubernetes", "kubernetes"},
+	{"k8s-2", "kubernetes", "kubernetes"},
+	{"k8s-3", "kubernetes", "kubernetes"},
+	{"gitlab-a", "gitlab", "gitlab_readonly"},
+	{"gitlab-a-write", "gitlab", "gitlab"},
+	{"prometheus-a", "prometheus", "prometheus"},
+}
+
+// writeFleet writes a fleet file serving servers over stdio with the
+// testfleet server binary, plus extra YAML appended verbatim, and returns
+// its path. It skips the test when the fixtures are absent.
+func writeFleet(t *testing.T, servers []fleetServer, extra string) string {
+	t.Helper()
+	dir := fixtures.Dir()
+	if dir == "" {
+		t.Skip("skipping: real tool fixtures not found at ../shared/fixtures/tools (set MCPFLEET_FIXTURES)")
+	}
+	bin := testfleet.StdioBinary(t)
+	var b strings.Builder
+	b.WriteString("servers:\n")
+	for _, s := range servers {
+		fmt.Fprintf(&b, "  - name: %s\n    kind: %s\n    transport: stdio\n    command: %q\n", s.name, s.kind, bin)
+		fmt.Fprintf(&b, "    args: [\"--name\", %q, \"--fixture\", %q]\n", s.name, filepath.Join(dir, s.fixture+".json"))
+	}
+	b.WriteString(extra)
+	path := filepath.Join(t.TempDir(), "fleet.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// result is one in-process run of the CLI.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func run(t *testing.T, env []string, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := cli.Run(t.Context(), env, strings.NewReader(stdin), &out, &errb, args)
+	code := 0
+	if err != nil {
+		code = 1
+		var ec interface{ ExitCode() int }
+		if errors.As(err, &ec) {
+			code = ec.ExitCode()
+		}
+	}
+	return result{code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+// transcript renders a run for a golden file, with the fleet file's
+// temporary path replaced by its base name.
+func transcript(cfg string, args []string, r result) string {
+	shown := make([]string, len(args))
+	for i, a := range args {
+		shown[i] = strings.ReplaceAll(a, cfg, "fleet.yaml")
+		if strings.ContainsAny(shown[i], " {}\"'") {
+			shown[i] = "'" + shown[i] + "'"
+		}
+	}
+	clean := func(s string) string { return strings.ReplaceAll(s, cfg, "fleet.yaml") }
+	return fmt.Sprintf("$ mcpfleet %s\n--> exit %d\n-- stdout --\n%s-- stderr --\n%s",
+		strings.Join(shown, " "), r.code, clean(r.stdout), clean(r.stderr))
+}
+
+// checkGolden compares got with testdata/name.golden, or rewrites it with -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/gateway"
+)
+
+// envServeTokens supplies bearer tokens when --token-file is absent, in the
+// token file format with ";" between entries.
+const envServeTokens = "MCPFLEET_SERVE_TOKENS"
+
+// runServe serves the fleet as one MCP server until SIGTERM, SIGINT, ctx's
+// end or (stdio) the end of stdin, then drains and closes the fleet.
+func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
+	fs, c := newFlagSet("serve", "--config FILE [--transport stdio|http] [--addr 127.0.0.1:7777] [--token-file FILE] [--scopes LIST]", env, stderr)
+	transport := fs.String("transport", "stdio", "stdio, or http (streamable HTTP at /mcp, plus /healthz and /metrics)")
+	addr := fs.String("addr", "127.0.0.1:7777", "HTTP listen `address`; a non-loopback address needs tokens")
+	tokenFile := fs.String("token-file", "", "bearer tokens for HTTP, one `token: scope,scope` a line; default $"+envServeTokens)
+	scopes := fs.String("scopes", "read", "comma-separated scopes of callers without a token (stdio, or HTTP without tokens); \"*\" grants all")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("serve takes no arguments, got %q", fs.Args())
+	}
+	if *transport != "stdio" && *transport != "http" {
+		return usageErrorf("--transport must be stdio or http, got %q", *transport)
+	}
+	var tokens map[string][]string
+	if *transport == "http" {
+		var err error
+		if tokens, err = serveTokens(*tokenFile, lookupEnv(env, envServeTokens)); err != nil {
+			return err
+		}
+		if len(tokens) == 0 && !gateway.IsLoopback(*addr) {
+			return usageErrorf("%v: %s", gateway.ErrInsecureBind, *addr)
+		}
+	}
+	if c.config == "" {
+		return errNoConfig
+	}
+	cfg, err := config.Load(c.config)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	opts := []mcpfleet.Option{mcpfleet.WithLogger(log)}
+	if c.strict {
+		opts = append(opts, mcpfleet.WithStrict())
+	}
+	mx, err := mcpfleet.New(ctx, cfg, opts...)
+	if err != nil {
+		return err
+	}
+	defer mx.Close()
+	for _, s := range mx.Status() {
+		if s.State != mcpfleet.StateUp {
+			fmt.Fprintf(stderr, "mcpfleet: warning: server %s (kind %s) is %s: %s\n", s.Name, s.Kind, s.State, s.LastError)
+		}
+	}
+	g, err := gateway.New(gateway.Config{Mux: mx, Catalog: catalogConfig(cfg), Name: "mcpfleet", Scopes: splitList(*scopes), Tokens: tokens, Logger: log})
+	if err != nil {
+		return err
+	}
+	if *transport == "stdio" {
+		return g.ServeStdio(ctx, stdin, stdout)
+	}
+	return g.ListenAndServe(ctx, *addr, func(a net.Addr) {
+		fmt.Fprintf(stderr, "mcpfleet serve: listening on http://%s/mcp\n", a)
+	})
+}
+
+// serveTokens reads the token file, else the environment variable.
+func serveTokens(file, fromEnv string) (map[string][]string, error) {
+	if file == "" {
+		return gateway.ParseTokens(strings.NewReader(fromEnv))
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return gateway.ParseTokens(f)
+}
