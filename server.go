@@ -93,6 +93,7 @@ type serverConn struct {
 	gen        uint64 // bumps on every (re)connect, so a stale failure cannot mark a fresh connection down
 	tools      map[string]*toolEntry
 	order      []mcp.Tool
+	problems   []ToolProblem
 	state      State
 	lastErr    string
 	reconnects int
@@ -207,6 +208,11 @@ func (sc *serverConn) connect(ctx context.Context) error {
 func (sc *serverConn) setToolsLocked(list []mcp.Tool) {
 	tools := make(map[string]*toolEntry, len(list))
 	order := make([]mcp.Tool, 0, len(list))
+	names := make([]string, len(list))
+	for i, t := range list {
+		names[i] = t.Name
+	}
+	sc.problems = listProblems(sc.name, names)
 	for _, t := range list {
 		if _, dup := tools[t.Name]; dup {
 			sc.m.log.Warn("server lists a tool twice; keeping the first", "server", sc.name, "tool", t.Name)

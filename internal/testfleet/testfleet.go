@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,6 +30,13 @@ type Options struct {
 	PageSize int
 	// Calls, if set, counts every tools/call the server receives.
 	Calls *atomic.Int64
+	// Diagnostics adds the tools pid {} (the serving process's PID) and
+	// stats {} (JSON {"calls", "cancelled"}: tools/call received, and
+	// handlers whose ctx was cancelled before they finished), and makes
+	// slow count its cancellations.
+	Diagnostics bool
+	// Cancelled, if set, counts handlers of slow whose ctx was cancelled.
+	Cancelled *atomic.Int64
 }
 
 func boolp(b bool) *bool { return &b }
@@ -45,7 +53,7 @@ func readOnly() mcp.ToolAnnotation {
 //   - big {bytes}: answers with that many bytes of text;
 //   - environ {}: the process environment, one VAR=value a line;
 //   - pods_log {name, namespace?, tailLines?}: a Kubernetes-shaped tool with a required name.
-func builtins(name string) []server.ServerTool {
+func builtins(name string, cancelled *atomic.Int64) []server.ServerTool {
 	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	obj := func(props map[string]any, req ...string) json.RawMessage {
 		o := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
@@ -73,6 +81,9 @@ func builtins(name string) []server.ServerTool {
 				case <-time.After(time.Duration(r.GetInt("ms", 0)) * time.Millisecond):
 					return text("slept"), nil
 				case <-ctx.Done():
+					if cancelled != nil {
+						cancelled.Add(1)
+					}
 					return nil, ctx.Err()
 				}
 			}},
@@ -124,6 +135,14 @@ func NewServer(name string, opts Options) *server.MCPServer {
 	if opts.PageSize > 0 {
 		sopts = append(sopts, server.WithPaginationLimit(opts.PageSize))
 	}
+	if opts.Diagnostics {
+		if opts.Calls == nil {
+			opts.Calls = new(atomic.Int64)
+		}
+		if opts.Cancelled == nil {
+			opts.Cancelled = new(atomic.Int64)
+		}
+	}
 	if opts.Calls != nil {
 		sopts = append(sopts, server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 			return func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -133,7 +152,10 @@ func NewServer(name string, opts Options) *server.MCPServer {
 		}))
 	}
 	s := server.NewMCPServer(name, "1.0.0", sopts...)
-	s.AddTools(builtins(name)...)
+	s.AddTools(builtins(name, opts.Cancelled)...)
+	if opts.Diagnostics {
+		s.AddTools(diagnostics(opts.Calls, opts.Cancelled)...)
+	}
 	for _, t := range opts.Tools {
 		s.AddTool(t, func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			b, _ := json.Marshal(r.GetArguments())
@@ -190,4 +212,18 @@ func StdioBinary(t testing.TB) string {
 		t.Fatal(buildErr)
 	}
 	return buildPath
+}
+
+func diagnostics(calls, cancelled *atomic.Int64) []server.ServerTool {
+	empty := json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+	return []server.ServerTool{
+		{Tool: mcp.Tool{Name: "pid", Description: "The PID of the serving process.", Annotations: readOnly(), RawInputSchema: empty},
+			Handler: func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText(strconv.Itoa(os.Getpid())), nil
+			}},
+		{Tool: mcp.Tool{Name: "stats", Description: "Calls received and cancelled handlers.", Annotations: readOnly(), RawInputSchema: empty},
+			Handler: func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText(fmt.Sprintf(`{"calls":%d,"cancelled":%d}`, calls.Load(), cancelled.Load())), nil
+			}},
+	}
 }

@@ -21,8 +21,9 @@ func main() {
 	name := flag.String("name", "testserver", "server name")
 	fixture := flag.String("fixture", "", "a tools/list JSON file ({\"tools\": [...]}) whose tools to serve with echo handlers")
 	page := flag.Int("page", 0, "tools/list page size (0 = no pagination)")
+	diag := flag.Bool("diag", false, "add the pid and stats diagnostic tools")
 	flag.Parse()
-	opts := testfleet.Options{PageSize: *page}
+	opts := testfleet.Options{PageSize: *page, Diagnostics: *diag}
 	if *fixture != "" {
 		tools, err := readTools(*fixture)
 		if err != nil {
