@@ -1,0 +1,137 @@
+package eino
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cloudwego/eino/callbacks"
+	"github.com/cloudwego/eino/components"
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet"
+)
+
+// Call statuses, as reported in CallRecord.Status.
+const (
+	StatusOK       = "ok"
+	StatusRepaired = "repaired" // the gates fixed the arguments, then the call succeeded
+	StatusRejected = "rejected" // a gate refused the call; the server was not hit
+	StatusError    = "error"    // the tool answered IsError, or the upstream failed or timed out
+)
+
+// CallbackType is the RunInfo.Type eino callback handlers see for MCP calls.
+const CallbackType = "MCP"
+
+// CallRecord describes one MCP call made through the adapter.
+type CallRecord struct {
+	Name     string          `json:"name,omitempty"` // model-facing tool name
+	Server   string          `json:"server"`
+	Tool     string          `json:"tool"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	Status   string          `json:"status"`
+	Detail   string          `json:"detail,omitempty"` // finer status: timeout, tool_error, reject reason
+	Repairs  []string        `json:"repairs,omitempty"`
+	Duration time.Duration   `json:"duration_ns"`
+	// Text is exactly what the model receives as the tool result.
+	Text string `json:"-"`
+}
+
+// Call runs one MCP call through mx and renders the outcome as model-readable
+// text. It never returns a Go error: eino aborts the whole agent run when a tool
+// does, and a rejection, an IsError answer or a timeout is something the model
+// should read and act on.
+//
+// The call is reported to the eino callback handlers in ctx (OnStart, then
+// OnEnd or OnError) with RunInfo{Name: name, Type: "MCP", Component: Tool}, so
+// per-run handlers (compose.WithCallbacks, adk.WithCallbacks) trace it.
+func Call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, args json.RawMessage) CallRecord {
+	if name == "" {
+		name = toolName
+	}
+	ctx = callbacks.ReuseHandlers(ctx, &callbacks.RunInfo{Name: name, Type: CallbackType, Component: components.ComponentOfTool})
+	ctx = callbacks.OnStart(ctx, &tool.CallbackInput{ArgumentsInJSON: string(args),
+		Extra: map[string]any{"server": server, "tool": toolName}})
+	start := time.Now()
+	res, err := mx.CallTool(ctx, server, toolName, args)
+	rec := CallRecord{Name: name, Server: server, Tool: toolName, Args: args, Duration: time.Since(start)}
+	var rej *mcpfleet.RejectError
+	var up *mcpfleet.UpstreamError
+	switch {
+	case errors.As(err, &rej):
+		rec.Status, rec.Detail = StatusRejected, string(rej.Reason)
+		rec.Text = errorText(StatusRejected, server, toolName, rej.Error())
+	case errors.As(err, &up):
+		rec.Status, rec.Detail = StatusError, string(mcpfleet.StatusUpstreamError)
+		if up.Timeout {
+			rec.Detail = string(mcpfleet.StatusTimeout)
+		}
+		rec.Text = errorText(StatusError, server, toolName, up.Error())
+	case err != nil:
+		rec.Status, rec.Detail = StatusError, "failed"
+		rec.Text = errorText(StatusError, server, toolName, err.Error())
+	case res.IsError:
+		rec.Status, rec.Detail, rec.Repairs = StatusError, string(mcpfleet.StatusToolError), res.Repairs
+		rec.Text = errorText(StatusError, server, toolName, Render(&res.CallToolResult))
+	default:
+		rec.Status, rec.Repairs = StatusOK, res.Repairs
+		if len(res.Repairs) > 0 {
+			rec.Status = StatusRepaired
+		}
+		if res.Args != nil {
+			if b, merr := json.Marshal(res.Args); merr == nil {
+				rec.Args = b
+			}
+		}
+		rec.Text = Render(&res.CallToolResult)
+	}
+	if rec.Status == StatusRejected || rec.Status == StatusError {
+		callbacks.OnError(ctx, fmt.Errorf("%s.%s: %s: %s", server, toolName, rec.Detail, rec.Text))
+	} else {
+		callbacks.OnEnd(ctx, &tool.CallbackOutput{Response: rec.Text,
+			Extra: map[string]any{"server": server, "tool": toolName, "status": rec.Status}})
+	}
+	return rec
+}
+
+// Render turns an MCP result into text for a model.
+//
+// Tools here are eino InvokableTools, whose result is a string, because the
+// execution gate and the kind fold sit on that path (adk's
+// WrapInvokableToolCall). So images and audio are referenced, not inlined
+// ("[image image/png, 92 bytes base64]"), embedded text resources are
+// inlined, and structured content is appended as JSON when the text does not
+// already carry it.
+func Render(r *mcp.CallToolResult) string {
+	var parts []string
+	text := ""
+	for _, c := range r.Content {
+		switch v := c.(type) {
+		case mcp.TextContent:
+			parts = append(parts, v.Text)
+			text += v.Text
+		case mcp.ImageContent:
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes base64]", v.MIMEType, len(v.Data)))
+		case mcp.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes base64]", v.MIMEType, len(v.Data)))
+		case mcp.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[resource %s %s]", v.URI, v.Name))
+		case mcp.EmbeddedResource:
+			if tr, ok := v.Resource.(mcp.TextResourceContents); ok {
+				parts = append(parts, tr.Text)
+			} else if br, ok := v.Resource.(mcp.BlobResourceContents); ok {
+				parts = append(parts, fmt.Sprintf("[resource %s %s, %d bytes base64]", br.URI, br.MIMEType, len(br.Blob)))
+			}
+		}
+	}
+	if r.StructuredContent != nil {
+		if b, err := json.Marshal(r.StructuredContent); err == nil && !strings.Contains(text, string(b)) {
+			parts = append(parts, "structured: "+string(b))
+		}
+	}
+	return strings.Join(parts, "\n")
+}

@@ -1,0 +1,33 @@
+package eino
+
+import (
+	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/config"
+)
+
+// CatalogConfig converts the fleet file's kind_settings and per-server
+// core_tools into a catalog.Config. It lives here, not in catalog, because
+// catalog must not import config (it is a pure library over kindgroups).
+func CatalogConfig(f *config.Fleet) catalog.Config {
+	var c catalog.Config
+	if f == nil {
+		return c
+	}
+	for kind, ks := range f.KindSettings {
+		if c.Kinds == nil {
+			c.Kinds = map[string]catalog.KindConfig{}
+		}
+		c.Kinds[kind] = catalog.KindConfig{CoreTools: ks.CoreTools, CatalogLines: ks.CatalogLines,
+			Aliases: ks.Aliases, AvoidWhen: ks.AvoidWhen, ToolScopes: ks.ToolScopes}
+	}
+	for _, s := range f.Servers {
+		if len(s.CoreTools) == 0 {
+			continue
+		}
+		if c.ServerCoreTools == nil {
+			c.ServerCoreTools = map[string][]string{}
+		}
+		c.ServerCoreTools[s.Name] = s.CoreTools
+	}
+	return c
+}

@@ -1,0 +1,38 @@
+package eino
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Model-facing text of the adapter. Changing it changes what models read.
+
+func serverParamDesc(kind string) string {
+	return fmt.Sprintf("Which %s server to call.", kind)
+}
+
+func driftDesc(server, desc string) string {
+	return fmt.Sprintf("[server %s] %s", server, desc)
+}
+
+// errorText renders a failed call so the model can act on it.
+func errorText(status, server, tool, msg string) string {
+	switch status {
+	case StatusRejected:
+		return fmt.Sprintf("REJECTED %s.%s (the server was not called): %s", server, tool, msg)
+	default:
+		return fmt.Sprintf("ERROR from %s.%s: %s", server, tool, strings.TrimSpace(msg))
+	}
+}
+
+func badArgsText(name, err string) string {
+	return fmt.Sprintf("REJECTED %s: arguments are not a JSON object (%s). Send a JSON object matching the tool's schema.", name, err)
+}
+
+func missingServerText(name string, valid []string) string {
+	return fmt.Sprintf("REJECTED %s: the %q argument is required; use one of: %s.", name, ServerParam, strings.Join(valid, ", "))
+}
+
+func wrongServerText(name, got string, valid []string) string {
+	return fmt.Sprintf("REJECTED %s: server %q does not offer this tool; use one of: %s.", name, got, strings.Join(valid, ", "))
+}
