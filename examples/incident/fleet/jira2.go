@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -267,6 +268,8 @@ func jiraFind(key string) (jiraIssue, bool) {
 var (
 	jqlKeyRE     = regexp.MustCompile(`\b([A-Za-z]+-\d+)\b`)
 	jqlProjectRE = regexp.MustCompile(`(?i)project\s*(?:=|in)\s*\(?\s*"?([A-Za-z]+)`)
+	jqlLabelRE   = regexp.MustCompile(`(?i)labels\s*(?:=|in)\s*\(?\s*"?([\w.-]+)`)
+	jqlStatusRE  = regexp.MustCompile(`(?i)status\s*(=|!=)\s*(?:"([^"]+)"|'([^']+)'|(\w+))`)
 	jqlTextRE    = regexp.MustCompile(`(?i)(?:text|summary|description|comment)\s*~\s*(?:"([^"]*)"|'([^']*)'|(\S+))`)
 )
 
@@ -283,6 +286,14 @@ func jiraMatch(jql, projects string) []jiraIssue {
 	for _, m := range jqlTextRE.FindAllStringSubmatch(jql, -1) {
 		terms = append(terms, strings.Trim(m[1]+m[2]+m[3], "*"))
 	}
+	label := ""
+	if m := jqlLabelRE.FindStringSubmatch(jql); m != nil {
+		label = m[1]
+	}
+	status, statusNeg := "", false
+	if m := jqlStatusRE.FindStringSubmatch(jql); m != nil {
+		status, statusNeg = m[2]+m[3]+m[4], m[1] == "!="
+	}
 	unresolved := mentions(jql, "resolution = unresolved", "resolution is empty", "statuscategory != done", "status != resolved", "status != done")
 	for _, is := range jiraIssues() {
 		if len(keys) > 0 && !mentions(strings.Join(keys, " "), is.Key) {
@@ -295,6 +306,12 @@ func jiraMatch(jql, projects string) []jiraIssue {
 			continue
 		}
 		if unresolved && is.Status == "Resolved" {
+			continue
+		}
+		if label != "" && !slices.ContainsFunc(is.Labels, func(l string) bool { return strings.EqualFold(l, label) }) {
+			continue
+		}
+		if status != "" && strings.EqualFold(status, is.Status) == statusNeg {
 			continue
 		}
 		hay := is.Summary + " " + is.Description + " " + strings.Join(is.Labels, " ") + " " + strings.Join(is.Components, " ")
