@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/internal/tokens"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
@@ -97,6 +98,9 @@ type Catalog struct {
 	tools      map[string]mcp.Tool // "kind.tool" -> definition (first server)
 	budget     int
 	idx        *index
+	costs      []cost // per entry, for the catalog block
+	// introCost and namesOnlyCost are the token costs of the fixed texts.
+	introCost, namesOnlyCost int
 
 	embedder Embedder
 	embedMu  sync.Mutex
@@ -177,6 +181,11 @@ func Build(servers []kindgroups.Server, cfg Config) *Catalog {
 		}
 	}
 	c.idx = newIndex(c.entries)
+	c.costs = make([]cost, len(c.entries))
+	for i, e := range c.entries {
+		c.costs[i] = entryCost(e)
+	}
+	c.introCost, c.namesOnlyCost = tokens.Count(catalogIntro), tokens.Count(catalogNamesOnly)
 	return c
 }
 

@@ -7,13 +7,43 @@ import (
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
 
+// cost is what one entry adds to the catalog block, in o200k tokens,
+// counted once at Build: counting is far slower than rendering.
+type cost struct {
+	line int // "- tool: line\n"
+	name int // ", tool"
+}
+
+func entryCost(e Entry) cost {
+	return cost{line: tokens.Count(toolLine(e.Tool, e.Line)), name: tokens.Count(", " + e.Tool)}
+}
+
 // kindBlock is one kind of the rendered catalog.
 type kindBlock struct {
 	kind    string
 	servers []string
 	entries []Entry
+	costs   []cost
 	names   bool // name-list form
 	shown   int  // names shown in name-list form; the rest are counted
+	// head[0] is the one-line header's cost, head[1] the name-list
+	// header's, head[2] the name-list header's with a count; -1 until
+	// counted.
+	head [3]int
+}
+
+func (k *kindBlock) headCost(i int) int {
+	if k.head[i] < 0 {
+		switch i {
+		case 0:
+			k.head[i] = tokens.Count(kindHeader(k.kind, k.servers))
+		case 1:
+			k.head[i] = tokens.Count(kindNames(k.kind, k.servers, nil, 0))
+		default:
+			k.head[i] = tokens.Count(kindNames(k.kind, k.servers, nil, len(k.entries)))
+		}
+	}
+	return k.head[i]
 }
 
 func (k *kindBlock) text() string {
@@ -32,12 +62,33 @@ func (k *kindBlock) text() string {
 	return kindNames(k.kind, k.servers, names, len(k.entries)-k.shown)
 }
 
+// estimate is the block's token cost from the per-entry costs. Kinds end
+// in a newline, so costs of kinds add up; within a kind they add up to
+// within a token or two, which the exact count in render corrects.
+func (k *kindBlock) estimate() int {
+	if !k.names {
+		n := k.headCost(0)
+		for _, c := range k.costs {
+			n += c.line
+		}
+		return n
+	}
+	n := k.headCost(1)
+	if k.shown < len(k.entries) {
+		n = k.headCost(2)
+	}
+	for _, c := range k.costs[:k.shown] {
+		n += c.name
+	}
+	return n
+}
+
 // render lays out deferred entries (sorted by kind, tool) within budget
 // o200k tokens: one line per tool; past the budget, the largest kinds
 // first become name lists; past that, the longest lists are cut with a
-// count. Each kind ends in a newline, so the token count of the whole is
-// the sum of its parts.
-func render(deferred []Entry, budget int) string {
+// count. If even the counts do not fit, the block goes over budget
+// rather than hide a kind.
+func (c *Catalog) render(deferred []Entry) string {
 	if len(deferred) == 0 {
 		return ""
 	}
@@ -48,64 +99,74 @@ func render(deferred []Entry, budget int) string {
 		}
 		k := blocks[len(blocks)-1]
 		k.entries = append(k.entries, e)
+		k.costs = append(k.costs, c.costs[c.byKey[e.Key()]])
 		for _, s := range e.Servers {
 			if !slices.Contains(k.servers, s) {
 				k.servers = append(k.servers, s)
 			}
 		}
 	}
-	cost := make([]int, len(blocks))
-	for i, k := range blocks {
+	for _, k := range blocks {
 		slices.Sort(k.servers)
 		k.shown = len(k.entries)
-		cost[i] = tokens.Count(k.text())
+		k.head = [3]int{-1, -1, -1}
 	}
-	fixed := tokens.Count(catalogIntro)
-	total := func() int {
-		n := fixed
-		for _, c := range cost {
-			n += c
+	bySize := make([]*kindBlock, len(blocks))
+	copy(bySize, blocks)
+	slices.SortStableFunc(bySize, func(a, b *kindBlock) int { return len(b.entries) - len(a.entries) })
+
+	// shrink takes one step towards a smaller block: the next kind to
+	// name-list form, else one name off the longest list.
+	shrink := func() bool {
+		for _, k := range bySize {
+			if !k.names {
+				k.names = true
+				return true
+			}
+		}
+		var best *kindBlock
+		for _, k := range bySize {
+			if k.shown > 0 && (best == nil || k.shown > best.shown) {
+				best = k
+			}
+		}
+		if best == nil {
+			return false
+		}
+		best.shown--
+		return true
+	}
+	degraded := func() bool { return bySize[0].names }
+	fixed := func() int {
+		n := c.introCost
+		if degraded() {
+			n += c.namesOnlyCost
 		}
 		return n
 	}
-	bySize := make([]int, len(blocks))
-	for i := range bySize {
-		bySize[i] = i
-	}
-	slices.SortStableFunc(bySize, func(a, b int) int { return len(blocks[b].entries) - len(blocks[a].entries) })
-	degraded := false
-	for _, i := range bySize {
-		if total() <= budget {
-			break
+	estimate := func() int {
+		n := fixed()
+		for _, k := range blocks {
+			n += k.estimate()
 		}
-		if !degraded {
-			degraded = true
-			fixed += tokens.Count(catalogNamesOnly)
+		return n
+	}
+	for estimate() > c.budget && shrink() {
+	}
+	out := func() string {
+		var b strings.Builder
+		b.WriteString(catalogIntro)
+		if degraded() {
+			b.WriteString(catalogNamesOnly)
 		}
-		blocks[i].names = true
-		cost[i] = tokens.Count(blocks[i].text())
-	}
-	for total() > budget {
-		// Cut the longest list shown, one name at a time.
-		best := -1
-		for i, k := range blocks {
-			if k.shown > 0 && (best < 0 || k.shown > blocks[best].shown) {
-				best = i
-			}
+		for _, k := range blocks {
+			b.WriteString(k.text())
 		}
-		if best < 0 {
-			break // only counts left; nothing more to cut
-		}
-		blocks[best].shown--
-		cost[best] = tokens.Count(blocks[best].text())
+		return b.String()
 	}
-	var b strings.Builder
-	b.WriteString(catalogIntro)
-	if degraded {
-		b.WriteString(catalogNamesOnly)
+	s := out()
+	for tokens.Count(s) > c.budget && shrink() {
+		s = out()
 	}
-	for _, k := range blocks {
-		b.WriteString(k.text())
-	}
-	return b.String()
+	return s
 }

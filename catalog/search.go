@@ -34,6 +34,8 @@ const (
 	MaxK     = 20
 	// rrfK is the reciprocal rank fusion constant from Cormack et al.
 	rrfK = 60
+	// hybridDepth is how deep each ranking goes into the fusion.
+	hybridDepth = 100
 )
 
 // Field weights for BM25F. Names and aliases say what a tool is; the
@@ -159,9 +161,10 @@ type scored struct {
 	score float64
 }
 
-// bm25 scores the query against every allowed document with a positive
-// score, best first, ties by document order (kind, tool).
-func (ix *index) bm25(query string, allow func(int) bool) []scored {
+// bm25 scores the query against every allowed document and returns the
+// best limit of those with a positive score, best first, ties by document
+// order (kind, tool).
+func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 	qt := terms(query)
 	slices.Sort(qt)
 	qt = slices.Compact(qt)
@@ -200,8 +203,52 @@ func (ix *index) bm25(query string, allow func(int) bool) []scored {
 		scores[d], hits[d] = 0, 0
 	}
 	ix.scratch.Put(sc)
-	sortScored(out)
-	return out
+	return topN(out, limit)
+}
+
+// better orders scored results: higher score first, then document order.
+func better(a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.doc < b.doc
+}
+
+// topN returns the n best of s, sorted. It keeps a min-heap of the best n
+// seen, so a broad query over 10,000 tools does not sort them all.
+func topN(s []scored, n int) []scored {
+	if len(s) <= n {
+		sortScored(s)
+		return s
+	}
+	h := slices.Clone(s[:n])
+	down := func(i int) {
+		for {
+			w, l, r := i, 2*i+1, 2*i+2
+			if l < n && better(h[w], h[l]) {
+				w = l
+			}
+			if r < n && better(h[w], h[r]) {
+				w = r
+			}
+			if w == i {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, x := range s[n:] {
+		if better(x, h[0]) { // h[0] is the worst kept
+			h[0] = x
+			down(0)
+		}
+	}
+	sortScored(h)
+	return h
 }
 
 // containsAll reports whether sorted set holds every term of ts.
@@ -233,13 +280,17 @@ func (c *Catalog) search(ctx context.Context, query string, k int, allow func(in
 		k = DefaultK
 	}
 	k = min(k, MaxK)
-	ranked := c.idx.bm25(query, allow)
+	exact := c.exactNames(query, allow)
+	limit := k + len(exact)
+	if c.embedder != nil {
+		limit = max(limit, hybridDepth)
+	}
+	ranked := c.idx.bm25(query, allow, limit)
 	if c.embedder != nil {
 		if fused, ok := c.hybrid(ctx, query, ranked, allow); ok {
 			ranked = fused
 		}
 	}
-	exact := c.exactNames(query, allow)
 	if len(exact) > 0 {
 		top := 0.0
 		if len(ranked) > 0 {
@@ -313,7 +364,7 @@ func (c *Catalog) hybrid(ctx context.Context, query string, ranked []scored, all
 			sim = append(sim, scored{d, cosine(qv[0], v)})
 		}
 	}
-	sortScored(sim)
+	sim = topN(sim, hybridDepth)
 	fused := map[int]float64{}
 	lexRank := map[int]int{}
 	for r, s := range ranked {

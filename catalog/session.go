@@ -64,6 +64,10 @@ type Session struct {
 
 	mu     sync.Mutex
 	active []map[string]bool // per entry: servers it is active on
+	// gen counts changes to active; block is the catalog rendered at
+	// blockGen, since counting tokens costs milliseconds.
+	gen, blockGen int
+	block         string
 }
 
 // NewSession resolves cfg against the catalog. Unknown servers, and
@@ -180,6 +184,7 @@ func (s *Session) activate(i int, srv string) bool {
 		return false
 	}
 	s.active[i][srv] = true
+	s.gen++
 	return true
 }
 
@@ -430,9 +435,11 @@ func (s *Session) CatalogBlock() string {
 		return ""
 	}
 	s.mu.Lock()
-	deferred := s.deferredLocked()
-	s.mu.Unlock()
-	return render(deferred, s.c.budget)
+	defer s.mu.Unlock()
+	if s.blockGen != s.gen || s.block == "" {
+		s.block, s.blockGen = s.c.render(s.deferredLocked()), s.gen
+	}
+	return s.block
 }
 
 func sortedKeys(m map[string]bool) []string {
