@@ -8,7 +8,9 @@ package fleet
 // jiraKind is the simulated Jira server.
 func jiraKind() kindSpec {
 	return kindSpec{
-		Tools:   func() []toolSpec { return bindTools(atlassianDefaults(append(jiraReadTools(), jiraWriteTools()...)), jiraHandlers()) },
+		Tools: func() []toolSpec {
+			return bindTools(atlassianDefaults(append(jiraReadTools(), jiraWriteTools()...)), jiraHandlers())
+		},
 		Default: fallbackHandler("jira", true),
 	}
 }
