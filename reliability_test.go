@@ -313,7 +313,9 @@ func TestToolListChangesDuringCalls(t *testing.T) {
 	for i := range 50 {
 		name := fmt.Sprintf("gen_%d", i)
 		s.AddTool(mcp.Tool{Name: name, RawInputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText(name), nil })
+			func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText(name), nil
+			})
 		if i > 0 {
 			s.DeleteTools(fmt.Sprintf("gen_%d", i-1))
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/sync/semaphore"
-	"golang.org/x/sync/singleflight"
 
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/upstream"
@@ -83,7 +82,6 @@ type serverConn struct {
 	cfg  config.Server
 	spec upstream.Spec
 	sem  *semaphore.Weighted
-	sf   singleflight.Group
 	brk  breaker
 
 	inflight atomic.Int64
@@ -99,6 +97,8 @@ type serverConn struct {
 	reconnects int
 	changed    time.Time
 	retrying   bool
+
+	refreshing, refreshPending bool
 }
 
 func newServerConn(m *Mux, s config.Server) *serverConn {
@@ -192,7 +192,12 @@ func (sc *serverConn) connect(ctx context.Context) error {
 		return errors.New("the server process exited during startup")
 	}
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+		switch n.Method {
+		case string(mcp.MethodNotificationToolsListChanged):
+			go sc.refresh(gen)
+		case string(mcp.MethodNotificationSubscriptionsAcknowledged):
+			// The stream opens after tools/list was read: a change in
+			// between sent no notification to us, so look once more.
 			go sc.refresh(gen)
 		}
 	})
@@ -258,32 +263,40 @@ func schemaJSON(in mcp.ToolInputSchema) json.RawMessage {
 	return b
 }
 
-// refresh re-fetches the tool list after tools/list_changed; concurrent
-// notifications collapse into one fetch.
+// refresh re-fetches the tool list after tools/list_changed. Notifications
+// that arrive during a fetch set a flag that makes the running fetch go
+// again, so the last change is never lost, and a burst of notifications
+// costs at most two fetches.
 func (sc *serverConn) refresh(gen uint64) {
-	_, _, _ = sc.sf.Do("refresh", func() (any, error) {
-		sc.mu.RLock()
+	sc.mu.Lock()
+	sc.refreshPending = true
+	if sc.refreshing {
+		sc.mu.Unlock()
+		return
+	}
+	sc.refreshing = true
+	sc.mu.Unlock()
+	for {
+		sc.mu.Lock()
 		c, cur := sc.client, sc.gen
-		sc.mu.RUnlock()
-		if c == nil || cur != gen {
-			return nil, nil
+		if !sc.refreshPending || c == nil || cur != gen {
+			sc.refreshing, sc.refreshPending = false, false
+			sc.mu.Unlock()
+			return
 		}
+		sc.refreshPending = false
+		sc.mu.Unlock()
 		ctx, cancel := context.WithTimeout(sc.m.life, sc.connectTimeout())
-		defer cancel()
 		res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+		cancel()
 		if err != nil {
 			sc.m.log.Warn("tools/list after list_changed failed", "server", sc.name, "err", err)
-			return nil, err
+			continue // the flag decides; the probe catches what is left
 		}
-		sc.mu.Lock()
-		if sc.gen == gen {
-			sc.setToolsLocked(res.Tools)
-			sc.changed = time.Now()
+		if sc.replaceIfChanged(gen, res.Tools) {
+			sc.m.rebuild()
 		}
-		sc.mu.Unlock()
-		sc.m.rebuild()
-		return nil, nil
-	})
+	}
 }
 
 // markDown records a failure of connection generation gen (0 = the dial
