@@ -35,14 +35,16 @@ func (r *rng) hex(n int) string {
 // crashLogLines is how many request lines one run of a crashing pod logs:
 // the incident needs the log to be long (≥ 2,500 lines, > 10k tokens) so
 // that agents must offload or tail it.
-const crashLogLines = 2600
+const crashLogLines = 2200
 
 var requestPaths = []struct{ method, path string }{
 	{"POST", "/v1/charges"}, {"POST", "/v1/charges"}, {"POST", "/v1/charges"}, {"GET", "/v1/charges/{id}"},
 	{"POST", "/v1/refunds"}, {"GET", "/v1/customers/{id}/methods"}, {"POST", "/v1/charges/{id}/capture"},
 }
 
-func logTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+// logTime uses the compact logback pattern HH:mm:ss.SSS (UTC): the day is
+// 2026-11-30 throughout.
+func logTime(t time.Time) string { return t.UTC().Format("15:04:05.000") }
 
 // podLog returns the log lines of a pod. For the crashing pods it is the
 // last terminated run (previous selects the run before), as kubectl shows
@@ -64,25 +66,25 @@ func podLog(p pod, previous bool) []string {
 	if p.Revision == badRevision {
 		pool, commit = newPoolSize, badCommit
 	}
-	thread := func() string { return fmt.Sprintf("[nio-8080-exec-%d]", 1+r.intn(200)) }
+	thread := func() string { return fmt.Sprintf("[exec-%d]", 1+r.intn(200)) }
 	out := []string{
-		fmt.Sprintf("%s  INFO 1 --- [           main] c.e.payments.PaymentsApiApplication      : Starting PaymentsApiApplication v1.%d.0 (commit %s) using Java 21.0.5 with PID 1", logTime(start), p.Revision, commit),
-		fmt.Sprintf("%s  INFO 1 --- [           main] c.e.payments.PaymentsApiApplication      : The following 1 profile is active: \"prod\"", logTime(start.Add(400*time.Millisecond))),
-		fmt.Sprintf("%s  INFO 1 --- [           main] c.e.payments.config.DbConfig             : Loaded %s: url=jdbc:postgresql://payments-db.payments:5432/payments maxPoolSize=%d minIdle=2 connectionTimeout=30000ms", logTime(start.Add(2100*time.Millisecond)), configFile, pool),
-		fmt.Sprintf("%s  INFO 1 --- [           main] com.zaxxer.hikari.HikariDataSource       : HikariPool-1 - Starting...", logTime(start.Add(2300*time.Millisecond))),
-		fmt.Sprintf("%s  INFO 1 --- [           main] com.zaxxer.hikari.pool.HikariPool        : HikariPool-1 - Added connection org.postgresql.jdbc.PgConnection@%s", logTime(start.Add(2500*time.Millisecond)), r.hex(8)),
-		fmt.Sprintf("%s  INFO 1 --- [           main] com.zaxxer.hikari.HikariDataSource       : HikariPool-1 - Start completed.", logTime(start.Add(2600*time.Millisecond))),
-		fmt.Sprintf("%s  INFO 1 --- [           main] o.s.b.w.embedded.tomcat.TomcatWebServer  : Tomcat started on port 8080 (http) with context path '/'", logTime(start.Add(4800*time.Millisecond))),
-		fmt.Sprintf("%s  INFO 1 --- [           main] c.e.payments.PaymentsApiApplication      : Started PaymentsApiApplication in 5.1 seconds", logTime(start.Add(5100*time.Millisecond))),
+		fmt.Sprintf("%s  INFO [           main] c.e.payments.PaymentsApiApplication      : Starting PaymentsApiApplication v1.%d.0 (commit %s) using Java 21.0.5 with PID 1", logTime(start), p.Revision, commit),
+		fmt.Sprintf("%s  INFO [           main] c.e.payments.PaymentsApiApplication      : The following 1 profile is active: \"prod\"", logTime(start.Add(400*time.Millisecond))),
+		fmt.Sprintf("%s  INFO [           main] c.e.payments.config.DbConfig             : Loaded %s: url=jdbc:postgresql://payments-db.payments:5432/payments maxPoolSize=%d minIdle=2 connectionTimeout=30000ms", logTime(start.Add(2100*time.Millisecond)), configFile, pool),
+		fmt.Sprintf("%s  INFO [           main] com.zaxxer.hikari.HikariDataSource       : HikariPool-1 - Starting...", logTime(start.Add(2300*time.Millisecond))),
+		fmt.Sprintf("%s  INFO [           main] com.zaxxer.hikari.pool.HikariPool        : HikariPool-1 - Added connection org.postgresql.jdbc.PgConnection@%s", logTime(start.Add(2500*time.Millisecond)), r.hex(8)),
+		fmt.Sprintf("%s  INFO [           main] com.zaxxer.hikari.HikariDataSource       : HikariPool-1 - Start completed.", logTime(start.Add(2600*time.Millisecond))),
+		fmt.Sprintf("%s  INFO [           main] o.s.b.w.embedded.tomcat.TomcatWebServer  : Tomcat started on port 8080 (http) with context path '/'", logTime(start.Add(4800*time.Millisecond))),
+		fmt.Sprintf("%s  INFO [           main] c.e.payments.PaymentsApiApplication      : Started PaymentsApiApplication in 5.1 seconds", logTime(start.Add(5100*time.Millisecond))),
 	}
 	if p.Reason != "CrashLoopBackOff" {
 		// A healthy pod: a few minutes of ordinary traffic.
 		for i := 0; i < 150; i++ {
 			t := start.Add(6*time.Second + time.Duration(i)*1200*time.Millisecond)
 			rp := requestPaths[r.intn(len(requestPaths))]
-			out = append(out, fmt.Sprintf("%s  INFO 1 --- %s c.e.payments.http.AccessLog : %s %s 200 %dms trace=%s", logTime(t), thread(), rp.method, rp.path, 20+r.intn(90), r.hex(16)))
+			out = append(out, fmt.Sprintf("%s  INFO %s c.e.payments.http.AccessLog : %s %s 200 %dms trace=%s", logTime(t), thread(), rp.method, rp.path, 20+r.intn(90), r.hex(16)))
 			if i%50 == 49 {
-				out = append(out, fmt.Sprintf("%s DEBUG 1 --- [ool-1 housekeeper] com.zaxxer.hikari.pool.HikariPool : HikariPool-1 - Pool stats (total=%d, active=%d, idle=%d, waiting=0)", logTime(t), pool, 6+r.intn(8), pool-10))
+				out = append(out, fmt.Sprintf("%s DEBUG [ool-1 housekeeper] com.zaxxer.hikari.pool.HikariPool : HikariPool-1 - Pool stats (total=%d, active=%d, idle=%d, waiting=0)", logTime(t), pool, 6+r.intn(8), pool-10))
 			}
 		}
 		return out
@@ -97,13 +99,13 @@ func podLog(p pod, previous bool) []string {
 		rp := requestPaths[r.intn(len(requestPaths))]
 		switch {
 		case i < 120:
-			out = append(out, fmt.Sprintf("%s  INFO 1 --- %s c.e.payments.http.AccessLog : %s %s 200 %dms trace=%s", logTime(t), thread(), rp.method, rp.path, 40+r.intn(400)+i*20, r.hex(16)))
+			out = append(out, fmt.Sprintf("%s  INFO %s %s %s 200 %dms", logTime(t), thread(), rp.method, rp.path, 40+r.intn(400)+i*20))
 		case i%97 == 0:
 			waiting = min(187, waiting+40+r.intn(30))
-			out = append(out, fmt.Sprintf("%s DEBUG 1 --- [ool-1 housekeeper] com.zaxxer.hikari.pool.HikariPool : HikariPool-1 - Pool stats (total=10, active=10, idle=0, waiting=%d)", logTime(t), waiting))
+			out = append(out, fmt.Sprintf("%s DEBUG [ool-1 housekeeper] com.zaxxer.hikari.pool.HikariPool : HikariPool-1 - Pool stats (total=10, active=10, idle=0, waiting=%d)", logTime(t), waiting))
 		case i%211 == 0:
 			out = append(out,
-				fmt.Sprintf("%s ERROR 1 --- %s o.a.c.c.C.[.[.[/].[dispatcherServlet]    : Servlet.service() for servlet [dispatcherServlet] threw exception", logTime(t), thread()),
+				fmt.Sprintf("%s ERROR %s o.a.c.c.C.[.[.[/].[dispatcherServlet]    : Servlet.service() for servlet [dispatcherServlet] threw exception", logTime(t), thread()),
 				"com.example.payments.db."+poolExhausted,
 				"\tat com.example.payments.db.GuardedDataSource.acquire(GuardedDataSource.java:88)",
 				"\tat com.example.payments.charges.ChargeRepository.insert(ChargeRepository.java:142)",
@@ -115,24 +117,24 @@ func podLog(p pod, previous bool) []string {
 				"\t... 87 common frames omitted",
 			)
 		case i%61 == 0:
-			out = append(out, fmt.Sprintf("%s  WARN 1 --- [nio-8080-exec-1] c.e.payments.health.DbHealthIndicator : liveness check failed: %s", logTime(t), hikariTimeout),
-				fmt.Sprintf("%s  INFO 1 --- [nio-8080-exec-1] c.e.payments.http.AccessLog : GET /actuator/health/liveness 503 5001ms", logTime(t)))
+			out = append(out, fmt.Sprintf("%s  WARN [nio-8080-exec-1] c.e.payments.health.DbHealthIndicator : liveness check failed: %s", logTime(t), hikariTimeout),
+				fmt.Sprintf("%s  INFO [nio-8080-exec-1] c.e.payments.http.AccessLog : GET /actuator/health/liveness 503 5001ms", logTime(t)))
 		case i%9 == 0:
-			out = append(out, fmt.Sprintf("%s ERROR 1 --- %s c.e.payments.charges.ChargeService : charge failed: %s", logTime(t), thread(), hikariTimeout),
-				fmt.Sprintf("%s  INFO 1 --- %s c.e.payments.http.AccessLog : %s %s 500 %dms trace=%s", logTime(t), thread(), rp.method, rp.path, 30000+r.intn(12), r.hex(16)))
+			out = append(out, fmt.Sprintf("%s ERROR %s ChargeService: charge failed: %s", logTime(t), thread(), hikariTimeout),
+				fmt.Sprintf("%s  INFO %s %s %s 500 %dms", logTime(t), thread(), rp.method, rp.path, 30000+r.intn(12)))
 		default:
 			code, ms := 200, 2500+r.intn(27000)
 			if r.intn(100) < 38 {
 				code, ms = 500, 30000+r.intn(12)
 			}
-			out = append(out, fmt.Sprintf("%s  INFO 1 --- %s c.e.payments.http.AccessLog : %s %s %d %dms trace=%s", logTime(t), thread(), rp.method, rp.path, code, ms, r.hex(16)))
+			out = append(out, fmt.Sprintf("%s  INFO %s %s %s %d %dms", logTime(t), thread(), rp.method, rp.path, code, ms))
 		}
 	}
 	end := start.Add(6*time.Second + span)
 	return append(out,
-		fmt.Sprintf("%s  WARN 1 --- [ionShutdownHook] o.s.b.w.e.tomcat.GracefulShutdown : Commencing graceful shutdown. Waiting for active requests to complete", logTime(end)),
-		fmt.Sprintf("%s  INFO 1 --- [ionShutdownHook] com.zaxxer.hikari.HikariDataSource : HikariPool-1 - Shutdown initiated...", logTime(end.Add(300*time.Millisecond))),
-		fmt.Sprintf("%s ERROR 1 --- [ionShutdownHook] c.e.payments.PaymentsApiApplication : exiting with status 1: %s", logTime(end.Add(900*time.Millisecond)), poolExhausted),
+		fmt.Sprintf("%s  WARN [ionShutdownHook] o.s.b.w.e.tomcat.GracefulShutdown : Commencing graceful shutdown. Waiting for active requests to complete", logTime(end)),
+		fmt.Sprintf("%s  INFO [ionShutdownHook] com.zaxxer.hikari.HikariDataSource : HikariPool-1 - Shutdown initiated...", logTime(end.Add(300*time.Millisecond))),
+		fmt.Sprintf("%s ERROR [ionShutdownHook] c.e.payments.PaymentsApiApplication : exiting with status 1: %s", logTime(end.Add(900*time.Millisecond)), poolExhausted),
 	)
 }
 
