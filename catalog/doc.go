@@ -39,14 +39,21 @@
 // # Search
 //
 // One BM25F index per catalog (k1 1.2, b 0.75) weighs fields: tool name
-// words (split on '_', '-' and camelCase) and aliases 3, catalog line and
-// title 1.5, kind and description 1, parameter names 0.6, parameter
-// descriptions 0.3. Words are lower-cased, a dozen stopwords dropped, and
-// plurals, -ing, -ed and a final 'e' folded, so "traces", "tracing" and
-// "trace" meet. A tool named verbatim in the query ranks first. With an
-// [Embedder], BM25 and cosine similarity are fused by reciprocal rank
-// fusion (k = 60). Sessions filter the shared index by scope; nothing is
-// re-indexed per session. [Eval] scores the search on labelled queries.
+// words (split on '_', '-' and camelCase) and aliases 3, title 1.5,
+// catalog line and kind 1, description 0.5, parameter names 0.6 and
+// parameter descriptions 0.3 (walked out of the schema). Words are lower-cased, a
+// small stopword list dropped, and plurals, -ing, -ed and a final 'e'
+// folded, so "traces", "tracing" and "trace" meet; a dozen ops shorthands
+// fold into the words descriptions use ("ticket" = "issue", "MR" = "merge
+// request", "find" = "search"). A document's score is scaled by the share
+// of query words it matches, and an alias whose words all occur in the
+// query adds a bonus: an operator wrote that phrase down for that tool. A
+// tool named verbatim in the query ("pods_log", "kubernetes.pods_log",
+// "k8s-2.pods_log") ranks first. With an [Embedder], the top 100 of BM25
+// and of cosine similarity are fused by reciprocal rank fusion (k = 60).
+// Sessions filter the shared index by scope; nothing is re-indexed per
+// session. [Eval] scores the search on labelled queries
+// (testdata/queries.jsonl).
 //
 // # Budget
 //
@@ -56,5 +63,8 @@
 // clause of the description ([GenerateLine]). Past it, kinds turn into
 // name lists, the largest kind first; past that, the longest lists are cut
 // with "… and N more; use searchTools". The block always names its
-// kinds, so the model knows where to search.
+// kinds, so the model knows where to search; if even the kinds with
+// counts do not fit, the block goes over budget rather than hide one.
+// Token costs of lines and names are counted once at Build, and a session
+// re-renders only after a load.
 package catalog
