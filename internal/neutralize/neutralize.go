@@ -43,33 +43,10 @@ func New() *Neutralizer {
 	return &Neutralizer{re: regexp.MustCompile(`(?i)(?:` + strings.Join(patterns, `)|(?:`) + `)`)}
 }
 
-// mayMatch is a cheap pre-check: every pattern needs one of these bytes or
-// a role word, so most small results skip the regexp entirely.
-func mayMatch(s string) bool {
-	return strings.ContainsAny(s, "<{[\":#") || containsFold(s, "ignore") || containsFold(s, "you are") ||
-		containsFold(s, "mode") || containsFold(s, "instruction") || containsFold(s, "prompt") ||
-		containsFold(s, "from now") || containsFold(s, "anything now") || containsFold(s, "disregard") ||
-		containsFold(s, "forget") || containsFold(s, "override") || containsFold(s, "bypass")
-}
-
-func containsFold(s, sub string) bool {
-	// Cheap ASCII case-folding search: the patterns' words are ASCII.
-	n := len(sub)
-	for i := 0; i+n <= len(s); i++ {
-		if strings.EqualFold(s[i:i+n], sub) {
-			return true
-		}
-	}
-	return false
-}
-
 // Defuse returns s with every suspicious span escaped, and how many spans
 // it escaped. A text with nothing to defuse is returned as is, without
 // allocating.
 func (n *Neutralizer) Defuse(s string) (string, int) {
-	if !mayMatch(s) {
-		return s, 0
-	}
 	locs := n.re.FindAllStringIndex(s, -1)
 	if len(locs) == 0 {
 		return s, 0
