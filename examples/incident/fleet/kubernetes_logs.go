@@ -37,9 +37,14 @@ func (r *rng) hex(n int) string {
 // that agents must offload or tail it.
 const crashLogLines = 2200
 
-var requestPaths = []struct{ method, path string }{
-	{"POST", "/v1/charges"}, {"POST", "/v1/charges"}, {"POST", "/v1/charges"}, {"GET", "/v1/charges/{id}"},
-	{"POST", "/v1/refunds"}, {"GET", "/v1/customers/{id}/methods"}, {"POST", "/v1/charges/{id}/capture"},
+type route struct{ method, path string }
+
+// requestPaths is the traffic mix of payments-api; charges dominate.
+func requestPaths() []route {
+	return []route{
+		{"POST", "/v1/charges"}, {"POST", "/v1/charges"}, {"POST", "/v1/charges"}, {"GET", "/v1/charges/{id}"},
+		{"POST", "/v1/refunds"}, {"GET", "/v1/customers/{id}/methods"}, {"POST", "/v1/charges/{id}/capture"},
+	}
 }
 
 // logTime uses the compact logback pattern HH:mm:ss.SSS (UTC): the day is
@@ -66,6 +71,7 @@ func podLog(p pod, previous bool) []string {
 	if p.Revision == badRevision {
 		pool, commit = newPoolSize, badCommit
 	}
+	routes := requestPaths()
 	thread := func() string { return fmt.Sprintf("[exec-%d]", 1+r.intn(200)) }
 	out := []string{
 		fmt.Sprintf("%s  INFO [           main] c.e.payments.PaymentsApiApplication      : Starting PaymentsApiApplication v1.%d.0 (commit %s) using Java 21.0.5 with PID 1", logTime(start), p.Revision, commit),
@@ -81,7 +87,7 @@ func podLog(p pod, previous bool) []string {
 		// A healthy pod: a few minutes of ordinary traffic.
 		for i := 0; i < 150; i++ {
 			t := start.Add(6*time.Second + time.Duration(i)*1200*time.Millisecond)
-			rp := requestPaths[r.intn(len(requestPaths))]
+			rp := routes[r.intn(len(routes))]
 			out = append(out, fmt.Sprintf("%s  INFO %s c.e.payments.http.AccessLog : %s %s 200 %dms trace=%s", logTime(t), thread(), rp.method, rp.path, 20+r.intn(90), r.hex(16)))
 			if i%50 == 49 {
 				out = append(out, fmt.Sprintf("%s DEBUG [ool-1 housekeeper] com.zaxxer.hikari.pool.HikariPool : HikariPool-1 - Pool stats (total=%d, active=%d, idle=%d, waiting=0)", logTime(t), pool, 6+r.intn(8), pool-10))
@@ -96,7 +102,7 @@ func podLog(p pod, previous bool) []string {
 	waiting := 0
 	for i := 0; i < crashLogLines; i++ {
 		t := start.Add(6*time.Second + span*time.Duration(i)/crashLogLines)
-		rp := requestPaths[r.intn(len(requestPaths))]
+		rp := routes[r.intn(len(routes))]
 		switch {
 		case i < 120:
 			out = append(out, fmt.Sprintf("%s  INFO %s %s %s 200 %dms", logTime(t), thread(), rp.method, rp.path, 40+r.intn(400)+i*20))
