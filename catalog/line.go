@@ -72,11 +72,7 @@ func clean(s string) string {
 // firstSentence returns s up to the end of its first sentence.
 func firstSentence(s string) string {
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '.', '!', '?':
-		case '\n':
-			continue
-		default:
+		if c := s[i]; c != '.' && c != '!' && c != '?' {
 			continue
 		}
 		if i+1 < len(s) && s[i+1] != ' ' {

@@ -41,18 +41,19 @@ const (
 // Field weights for BM25F. Names and aliases say what a tool is; the
 // description says it at length, so each word there counts for less.
 const (
-	wName      = 3.0
-	wAlias     = 3.0
-	wLine      = 1.0
-	wTitle     = 1.5
-	wKind      = 1.0
-	wDesc      = 0.5
-	wParam     = 0.6
-	wParamDesc = 0.3
-	wPhrase    = 2.0
-	coord      = 1.0
-	k1         = 1.2
-	bLen       = 0.75
+	wName       = 3.0
+	wAlias      = 3.0
+	wLine       = 1.0
+	wTitle      = 1.5
+	wKind       = 1.0
+	wDesc       = 0.5
+	wParam      = 0.6
+	wParamDesc  = 0.3
+	wPhrase     = 2.0
+	wNamePhrase = 1.0
+	coord       = 1.0
+	k1          = 1.2
+	bLen        = 0.75
 )
 
 type posting struct {
@@ -139,18 +140,32 @@ func newIndex(entries []Entry) *index {
 			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), w: float32(ix.idf[t] * v * (k1 + 1) / (k1 + v))})
 		}
 	}
+	addPhrase := func(doc int, ts []string, w float64) {
+		if len(ts) == 0 {
+			return
+		}
+		p := phrase{doc: int32(doc), terms: ts}
+		for _, t := range ts {
+			p.bonus += w * ix.idf[t]
+		}
+		ix.aliases[ts[0]] = append(ix.aliases[ts[0]], p)
+	}
+	common := commonNameTerms(entries)
 	for i, e := range entries {
 		for _, a := range e.Aliases {
-			ts := terms(a)
-			if len(ts) == 0 {
-				continue
-			}
-			p := phrase{doc: int32(i), terms: ts}
-			for _, t := range ts {
-				p.bonus += wPhrase * ix.idf[t]
-			}
-			ix.aliases[ts[0]] = append(ix.aliases[ts[0]], p)
+			addPhrase(i, terms(a), wPhrase)
 		}
+		// The tool name is a phrase too: a query that says every word of
+		// "list_merge_requests" asks for that tool, whatever else matches.
+		// Words every tool of the kind carries ("jira_", "…Tool") say
+		// nothing and are left out.
+		var ts []string
+		for _, t := range terms(e.Tool) {
+			if !common[e.Kind][t] && !slices.Contains(ts, t) {
+				ts = append(ts, t)
+			}
+		}
+		addPhrase(i, ts, wNamePhrase)
 	}
 	ix.scratch.New = func() any { return &scratch{scores: make([]float64, n), hits: make([]uint16, n)} }
 	return ix
@@ -249,6 +264,37 @@ func topN(s []scored, n int) []scored {
 	}
 	sortScored(h)
 	return h
+}
+
+// commonNameTerms returns, per kind, the name words that at least 80% of
+// the kind's tools share (with 3 or more tools): a kind prefix such as
+// "jira" or a suffix such as "tool".
+func commonNameTerms(entries []Entry) map[string]map[string]bool {
+	count := map[string]map[string]int{}
+	tools := map[string]int{}
+	for _, e := range entries {
+		if count[e.Kind] == nil {
+			count[e.Kind] = map[string]int{}
+		}
+		tools[e.Kind]++
+		seen := map[string]bool{}
+		for _, t := range terms(e.Tool) {
+			if !seen[t] {
+				seen[t] = true
+				count[e.Kind][t]++
+			}
+		}
+	}
+	out := map[string]map[string]bool{}
+	for k, m := range count {
+		out[k] = map[string]bool{}
+		for t, n := range m {
+			if tools[k] >= 3 && n*5 >= tools[k]*4 {
+				out[k][t] = true
+			}
+		}
+	}
+	return out
 }
 
 // containsAll reports whether sorted set holds every term of ts.

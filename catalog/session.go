@@ -259,7 +259,8 @@ type LoadResult struct {
 // "server.tool" (the last activates that server only). Valid names are
 // loaded even when others fail; the failures come back as a *LoadError.
 // Names the scopes do not permit are reported exactly like unknown names.
-// Loading is idempotent.
+// Loading is idempotent. Load works in every mode; in mode off the model
+// is offered no loadTools, so only the caller can load.
 func (s *Session) Load(names []string) (LoadResult, error) {
 	res := LoadResult{Loaded: []string{}, AlreadyActive: []string{}}
 	lerr := &LoadError{}
