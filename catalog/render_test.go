@@ -260,7 +260,7 @@ func TestCatalogListsExactlyDeferred(t *testing.T) {
 // TestBudgetForms measures the two forms on the real fleet.
 func TestBudgetForms(t *testing.T) {
 	fleet := testFleet(t)
-	for _, budget := range []int{1 << 20, 5000, 2500, catalog.DefaultBudget, 600} {
+	for _, budget := range []int{1 << 20, 5000, 2500, 1900, catalog.DefaultBudget, 600} {
 		cfg := fleetConfig(true)
 		cfg.Budget = budget
 		c := catalog.Build(fleet, cfg)
@@ -279,8 +279,14 @@ func TestBudgetForms(t *testing.T) {
 			tl, _ := c.Tool(e.Kind, e.Tool)
 			defs += tokens.MCPTools([]mcp.Tool{tl})
 		}
-		t.Logf("budget %7d: %d deferred tools (full definitions %d tokens), block %d tokens, %d named, %d counted only",
-			budget, len(s.Deferred()), defs, tokens.Count(block), len(p.pairs), more)
+		nameKinds := 0
+		for _, l := range strings.Split(block, "\n") {
+			if reNames.MatchString(l) {
+				nameKinds++
+			}
+		}
+		t.Logf("budget %7d: %d deferred tools (full definitions %d tokens), block %d tokens, %d kinds as names, %d tools named, %d counted only",
+			budget, len(s.Deferred()), defs, tokens.Count(block), nameKinds, len(p.pairs), more)
 		if budget < 1<<20 && tokens.Count(block) > budget {
 			t.Errorf("block over budget")
 		}
