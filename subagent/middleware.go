@@ -1,0 +1,116 @@
+package subagent
+
+import (
+	"context"
+	"slices"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/components"
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/schema"
+
+	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
+)
+
+// lockdownKey marks the injected "answer now" message, so it is added once.
+const lockdownKey = "mcpfleet_lockdown"
+
+// middleware is the subagent's adk handler:
+//   - BeforeModelRewriteState sets state.ToolInfos to the session's active
+//     tools on every model call, so a loadTools result shows on the next call
+//     (the same mechanism as adk's dynamictool/toolsearch);
+//   - WrapInvokableToolCall is the execution gate: a tool not active on the
+//     chosen server is refused with text and the server is never hit;
+//   - WrapModel counts steps, records token usage and, on the last step,
+//     forbids tool calls.
+type middleware struct {
+	*adk.BaseChatModelAgentMiddleware
+	sa *Subagent
+}
+
+func (m *middleware) BeforeModelRewriteState(ctx context.Context, state *adk.ChatModelAgentState, _ *adk.ModelContext) (context.Context, *adk.ChatModelAgentState, error) {
+	infos, err := m.sa.activeInfos()
+	if err != nil {
+		return ctx, state, err
+	}
+	state.ToolInfos = infos
+	step := m.sa.run.nextStep()
+	if step >= m.sa.cfg.MaxSteps && !slices.ContainsFunc(state.Messages, isLockdown) {
+		msg := schema.UserMessage(lockdownText)
+		msg.Extra = map[string]any{lockdownKey: true}
+		state.Messages = append(state.Messages, msg)
+	}
+	return ctx, state, nil
+}
+
+func isLockdown(m *schema.Message) bool {
+	b, _ := m.Extra[lockdownKey].(bool)
+	return b
+}
+
+func (m *middleware) WrapModel(_ context.Context, inner model.BaseChatModel, _ *adk.ModelContext) (model.BaseChatModel, error) {
+	return &stepModel{inner: inner, sa: m.sa}, nil
+}
+
+func (m *middleware) WrapInvokableToolCall(_ context.Context, endpoint adk.InvokableToolCallEndpoint, tc *adk.ToolContext) (adk.InvokableToolCallEndpoint, error) {
+	t, ok := m.sa.tools[tc.Name]
+	if !ok {
+		return endpoint, nil // meta-tools and unknown names
+	}
+	return func(ctx context.Context, args string, opts ...tool.Option) (string, error) {
+		server, _, refusal := t.Target(args)
+		if refusal != "" {
+			return endpoint(ctx, args, opts...) // the tool renders and records the refusal
+		}
+		if err := m.sa.sess.Allow(server, t.Spec().Tool); err != nil {
+			text := gateRefusal(err)
+			m.sa.record(ctx, mcpeino.CallRecord{Name: tc.Name, Server: server, Tool: t.Spec().Tool,
+				Args: []byte(args), Status: mcpeino.StatusRejected, Detail: "not_active", Text: text})
+			return text, nil
+		}
+		return endpoint(ctx, args, opts...)
+	}, nil
+}
+
+// stepModel applies the last-step lockdown and records usage.
+type stepModel struct {
+	inner model.BaseChatModel
+	sa    *Subagent
+}
+
+func (s *stepModel) opts(opts []model.Option) ([]model.Option, bool) {
+	if s.sa.run.step() < s.sa.cfg.MaxSteps {
+		return opts, false
+	}
+	return append(slices.Clone(opts), model.WithToolChoice(schema.ToolChoiceForbidden)), true
+}
+
+func (s *stepModel) Generate(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.Message, error) {
+	opts, locked := s.opts(opts)
+	msg, err := s.inner.Generate(ctx, input, opts...)
+	if err != nil {
+		return msg, err
+	}
+	if locked && len(msg.ToolCalls) > 0 {
+		// The model ignored tool choice "none". Drop the calls so the run
+		// ends here with whatever text it gave.
+		c := *msg
+		c.ToolCalls = nil
+		if c.Content == "" {
+			c.Content = noAnswerText
+		}
+		msg = &c
+	}
+	s.sa.run.usage(msg)
+	return msg, nil
+}
+
+func (s *stepModel) Stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	opts, _ = s.opts(opts)
+	return s.inner.Stream(ctx, input, opts...)
+}
+
+// IsCallbacksEnabled forwards the inner model's answer, so eino neither
+// skips nor doubles the model callbacks.
+func (s *stepModel) IsCallbacksEnabled() bool { return components.IsCallbacksEnabled(s.inner) }

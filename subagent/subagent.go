@@ -1,0 +1,294 @@
+package subagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/mcpfleet/mcpfleet"
+	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/catalog"
+)
+
+// Defaults for zero Config fields.
+const (
+	DefaultMaxSteps   = 12
+	DefaultMaxServers = 3
+)
+
+// Config configures a subagent. Servers and Model are required.
+type Config struct {
+	// Servers is the slice whose full tools the subagent holds: 1..MaxServers
+	// known servers with at least one permitted tool.
+	Servers []string
+	// Model drives the agent. Required (see adapters/eino.ModelFromEnv).
+	Model model.ToolCallingChatModel
+	// Scopes limit the tools (catalog scopes: "read", "write", "*"). Nil means
+	// the scopes in ctx (catalog.WithScopes), else read-only.
+	Scopes []string
+	// MaxSteps bounds model calls; the last one must answer (tool choice none).
+	MaxSteps int
+	// Instruction replaces the default framing; the slice and catalog are appended.
+	Instruction string
+	// MaxServers bounds len(Servers); default 3.
+	MaxServers int
+	// Mode is the deferred-tools mode: on, off, auto, auto:N%, auto:N.
+	// Empty means the fleet file's deferred_tools, else auto.
+	Mode string
+	// Name names the agent in events and reports; default "subagent".
+	Name string
+	// ContextWindow of the model in tokens, for auto mode; default 131072.
+	ContextWindow int
+	// Catalog, if set, is used instead of building one from the Mux (and the
+	// fleet file's kind_settings). Share one across subagents to save work.
+	Catalog *catalog.Catalog
+}
+
+// Subagent is an adk ChatModelAgent over a few servers' full tools, with the
+// rest of the fleet reachable through loadTools and searchTools.
+//
+// Run is serialised: one Subagent runs one task at a time. Tools loaded in
+// one Run stay loaded for the next.
+type Subagent struct {
+	mx    *mcpfleet.Mux
+	cfg   Config
+	sess  *catalog.Session
+	plan  mcpeino.Plan
+	tools map[string]*mcpeino.Tool // by model-facing name
+	order []string                 // plan order of tool names
+	meta  []tool.BaseTool
+	mw    *middleware
+	agent *adk.ChatModelAgent
+	runMu sync.Mutex
+	instr string
+	run   *runState
+}
+
+// New builds a subagent. It fails with a *ServersError when the servers are
+// not 1..MaxServers known, permitted servers.
+func New(ctx context.Context, mx *mcpfleet.Mux, cfg Config) (*Subagent, error) {
+	sa, err := prepare(ctx, mx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if sa.cfg.Model == nil {
+		return nil, errors.New("subagent: Config.Model is required")
+	}
+	if err := sa.build(ctx); err != nil {
+		return nil, err
+	}
+	return sa, nil
+}
+
+// prepare validates cfg and opens the catalog session; it needs no model.
+func prepare(ctx context.Context, mx *mcpfleet.Mux, cfg Config) (*Subagent, error) {
+	if cfg.MaxServers <= 0 {
+		cfg.MaxServers = DefaultMaxServers
+	}
+	if cfg.MaxSteps <= 0 {
+		cfg.MaxSteps = DefaultMaxSteps
+	}
+	if cfg.Name == "" {
+		cfg.Name = "subagent"
+	}
+	if cfg.Mode == "" && mx.Config() != nil {
+		cfg.Mode = mx.Config().DeferredTools
+	}
+	if cfg.Scopes == nil {
+		cfg.Scopes, _ = catalog.ScopesFrom(ctx)
+	}
+	cfg.Servers = slices.Clone(cfg.Servers)
+	cat := cfg.Catalog
+	if cat == nil {
+		cat = catalog.Build(mx.Servers(), mcpeino.CatalogConfig(mx.Config()))
+	}
+	// Validate against the catalog with every permitted server, so the error
+	// lists what would have been accepted.
+	all, err := cat.NewSession(catalog.SessionConfig{Scopes: cfg.Scopes, Mode: catalog.ModeOff})
+	if err != nil {
+		return nil, fmt.Errorf("subagent: %w", err)
+	}
+	valid := permittedServers(all)
+	serr := &ServersError{Given: cfg.Servers, Valid: valid, Max: cfg.MaxServers}
+	for _, s := range cfg.Servers {
+		if !slices.Contains(valid, s) {
+			serr.Unknown = append(serr.Unknown, s)
+		}
+	}
+	if len(cfg.Servers) == 0 || len(cfg.Servers) > cfg.MaxServers || serr.Unknown != nil {
+		return nil, serr
+	}
+	sess, err := openSession(cat, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("subagent: %w", err)
+	}
+	sa := &Subagent{mx: mx, cfg: cfg, sess: sess, tools: map[string]*mcpeino.Tool{}, run: &runState{}}
+	sa.plan = mcpeino.Fold(mx.KindGroups(), mx.Tool)
+	for _, s := range sa.plan.Specs {
+		t, err := mcpeino.NewTool(mx, s, sa.record)
+		if err != nil {
+			return nil, fmt.Errorf("subagent: %w", err)
+		}
+		sa.tools[s.Name] = t
+		sa.order = append(sa.order, s.Name)
+	}
+	sa.instr = sa.instruction()
+	return sa, nil
+}
+
+// openSession opens the catalog session of a subagent. The catalog's own
+// modes are about one flat agent; for a subagent they mean:
+//   - off: only the slice's tools, no meta-tools;
+//   - on: the slice's tools all active, every other permitted tool of the
+//     fleet deferred behind loadTools and searchTools;
+//   - auto (and auto:N): if every permitted tool of the fleet fits the
+//     threshold, all of them active and no meta-tools; otherwise as on.
+func openSession(cat *catalog.Catalog, cfg Config) (*catalog.Session, error) {
+	base := catalog.SessionConfig{Servers: cfg.Servers, Scopes: cfg.Scopes, Mode: cfg.Mode, ContextWindow: cfg.ContextWindow}
+	switch cfg.Mode {
+	case catalog.ModeOff:
+		return cat.NewSession(base)
+	case catalog.ModeOn:
+	default:
+		probe := base
+		probe.Servers = nil
+		s, err := cat.NewSession(probe)
+		if err != nil {
+			return nil, err
+		}
+		if s.Mode() == catalog.ModeOff {
+			return s, nil
+		}
+	}
+	base.Mode = catalog.ModeOn
+	s, err := cat.NewSession(base)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range cat.Entries() {
+		if !catalog.Permitted(e, s.Scopes()) {
+			continue
+		}
+		for _, srv := range e.Servers {
+			if slices.Contains(cfg.Servers, srv) {
+				names = append(names, srv+"."+e.Tool)
+			}
+		}
+	}
+	if _, err := s.Load(names); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func permittedServers(s *catalog.Session) []string {
+	set := map[string]bool{}
+	for _, r := range s.Active() {
+		for _, srv := range r.Servers {
+			set[srv] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (sa *Subagent) instruction() string {
+	in := sa.cfg.Instruction
+	if in == "" {
+		in = defaultInstruction
+	}
+	in += "\n\n" + slicePrompt(sa.cfg.Servers, func(s string) string { k, _ := sa.mx.KindOf(s); return k })
+	if block := sa.sess.CatalogBlock(); block != "" {
+		in += "\n\n" + catalogPrompt(block)
+	}
+	return in
+}
+
+func (sa *Subagent) build(ctx context.Context) error {
+	sa.mw = &middleware{BaseChatModelAgentMiddleware: &adk.BaseChatModelAgentMiddleware{}, sa: sa}
+	all := make([]tool.BaseTool, 0, len(sa.order)+2)
+	for _, n := range sa.order {
+		all = append(all, sa.tools[n])
+	}
+	if sa.sess.MetaTools() {
+		sa.meta = metaTools(sa)
+		all = append(all, sa.meta...)
+	}
+	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
+		Name:          sa.cfg.Name,
+		Description:   "Works on servers " + fmt.Sprint(sa.cfg.Servers),
+		Instruction:   sa.instr,
+		Model:         sa.cfg.Model,
+		MaxIterations: sa.cfg.MaxSteps + 1,
+		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{
+			Tools: all,
+			UnknownToolsHandler: func(ctx context.Context, name, input string) (string, error) {
+				return unknownToolText(name, sa.sess.MetaTools()), nil
+			},
+		}},
+		Handlers: []adk.ChatModelAgentMiddleware{sa.mw},
+	})
+	if err != nil {
+		return fmt.Errorf("subagent: %w", err)
+	}
+	sa.agent = agent
+	return nil
+}
+
+// Agent returns the underlying adk agent, e.g. to wrap it with adk.NewAgentTool.
+// Reports are only produced by Run.
+func (sa *Subagent) Agent() *adk.ChatModelAgent { return sa.agent }
+
+// Servers returns the slice.
+func (sa *Subagent) Servers() []string { return slices.Clone(sa.cfg.Servers) }
+
+// Session returns the catalog session (active and deferred tools).
+func (sa *Subagent) Session() *catalog.Session { return sa.sess }
+
+// activeInfos is the tool list for the next model call: the folded tools of
+// every active (kind, tool), with the server enum narrowed to the servers it
+// is active on, in plan order, then the meta-tools.
+func (sa *Subagent) activeInfos() ([]*schema.ToolInfo, error) {
+	active := map[string][]string{} // kind.tool -> servers
+	for _, r := range sa.sess.Active() {
+		active[r.Kind+"."+r.Tool] = r.Servers
+	}
+	var out []*schema.ToolInfo
+	for _, n := range sa.order {
+		t := sa.tools[n]
+		s := t.Spec()
+		servers := active[s.Kind+"."+s.Tool]
+		var keep []string
+		for _, srv := range s.Servers {
+			if slices.Contains(servers, srv) {
+				keep = append(keep, srv)
+			}
+		}
+		if len(keep) == 0 {
+			continue
+		}
+		info, err := t.InfoFor(keep)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, info)
+	}
+	for _, m := range sa.meta {
+		info, _ := m.Info(context.Background())
+		out = append(out, info)
+	}
+	return out, nil
+}
