@@ -158,10 +158,10 @@ func (m *Mux) preview(ctx context.Context, c *Call, text string, off *Offload, l
 	tailText := clipStart(tail.Text, tailBytes)
 	var b strings.Builder
 	b.WriteString(renderOffloadNote(c.Server, c.Tool, off))
-	b.WriteString(m.envelope(ctx, c, headText, fmt.Sprintf("first %d lines", head.To)))
-	if tail.To > tail.From-1 && tailFrom > head.To-1 && tailText != "" {
+	b.WriteString(m.envelope(ctx, c, headText, fmt.Sprintf("first %d lines", offload.Lines(headText))))
+	if tail.To >= tail.From && tailText != "" {
 		b.WriteString("\n")
-		b.WriteString(m.envelope(ctx, c, tailText, fmt.Sprintf("last %d lines", tail.To-tailFrom)))
+		b.WriteString(m.envelope(ctx, c, tailText, fmt.Sprintf("last %d lines", offload.Lines(tailText))))
 	}
 	return b.String()
 }
