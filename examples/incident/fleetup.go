@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/examples/incident/fleet"
+)
+
+// envFleetBin is the variable fleet.yaml reads for the server command.
+const envFleetBin = "MCPFLEET_FLEET_BIN"
+
+// loadFleet reads the fleet file. Unless the caller already chose a server
+// binary, every stdio server is this same binary re-exec'd with --kind: no
+// extra build, and it starts in milliseconds.
+func loadFleet(path string) (*config.Fleet, error) {
+	if os.Getenv(envFleetBin) == "" {
+		exe, err := selfPath()
+		if err != nil {
+			return nil, err
+		}
+		// The process environment is how config.Load expands ${VAR}; this
+		// process is the only reader.
+		if err := os.Setenv(envFleetBin, exe); err != nil {
+			return nil, err
+		}
+	}
+	if path != "" {
+		return config.Load(path)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return config.LoadBytes(fleetYAML, "yaml", wd)
+}
+
+// startFleet connects the fleet. With inprocess, every configured server is
+// served by fleet.NewServer in this process instead of its command.
+func startFleet(ctx context.Context, cfg *config.Fleet, inprocess bool, extra ...mcpfleet.Option) (*mcpfleet.Mux, error) {
+	opts := []mcpfleet.Option{mcpfleet.WithHealthInterval(-1)}
+	if inprocess {
+		for _, s := range cfg.Servers {
+			in := fleet.Instance{Kind: s.KindName(), Name: s.Name, ReadOnly: slices.Contains(s.Args, "--readonly")}
+			srv, err := fleet.NewServer(in)
+			if err != nil {
+				return nil, fmt.Errorf("in-process server %s: %w", s.Name, err)
+			}
+			opts = append(opts, mcpfleet.WithInProcess(s.Name, s.KindName(), srv))
+		}
+	}
+	opts = append(opts, extra...)
+	mx, err := mcpfleet.New(ctx, cfg, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return mx, nil
+}
+
+// downServers lists servers that are not up, as "name: reason".
+func downServers(mx *mcpfleet.Mux) []string {
+	var out []string
+	for _, s := range mx.Status() {
+		if s.State != mcpfleet.StateUp {
+			out = append(out, fmt.Sprintf("%s (%s): %s", s.Name, s.State, s.LastError))
+		}
+	}
+	return out
+}
