@@ -71,6 +71,9 @@ func TestSearchK(t *testing.T) {
 			t.Errorf("k=%d: %d hits, want %d", tc.k, got, tc.want)
 		}
 	}
+	if hits := c.Search(ctx, "pods_delete", 1); len(hits) != 1 || hits[0].AvoidWhen == "" {
+		t.Errorf("avoid_when missing from %+v", hits)
+	}
 	if hits := c.Search(ctx, "zzzqqq", 5); len(hits) != 0 {
 		t.Errorf("nonsense query found %v", tops(hits))
 	}

@@ -1,0 +1,337 @@
+package catalog
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Field weights for BM25F. Names and aliases say what a tool is; the
+// description says it at length, so each word there counts for less.
+const (
+	wName       = 3.0
+	wAlias      = 3.0
+	wLine       = 1.0
+	wTitle      = 1.5
+	wKind       = 1.0
+	wDesc       = 0.5
+	wParam      = 0.6
+	wParamDesc  = 0.3
+	wPhrase     = 2.0
+	wNamePhrase = 1.0
+	coord       = 1.0
+	k1          = 1.2
+	bLen        = 0.75
+)
+
+type posting struct {
+	doc int32
+	w   float32 // idf * saturated weighted tf: the whole contribution
+}
+
+// index is an inverted BM25F index over entries; immutable after newIndex.
+type index struct {
+	n        int
+	postings map[string][]posting
+	idf      map[string]float64
+	// aliases maps an alias's first term to the alias phrases starting
+	// with it; a phrase whose terms all occur in the query earns a bonus.
+	aliases map[string][]phrase
+	scratch sync.Pool // *scratch
+}
+
+type phrase struct {
+	doc   int32
+	terms []string
+	bonus float64
+}
+
+type scratch struct {
+	scores []float64
+	hits   []uint16 // distinct query terms matched
+}
+
+type field struct {
+	w     float64
+	terms []string
+}
+
+func fieldsOf(e Entry) []field {
+	pn, pd := schemaText(e.Schema)
+	return []field{
+		{wName, terms(e.Tool)},
+		{wAlias, terms(strings.Join(e.Aliases, " "))},
+		{wLine, terms(e.Line)},
+		{wTitle, terms(e.Annotations.Title)},
+		{wKind, terms(e.Kind)},
+		{wDesc, terms(e.Description)},
+		{wParam, terms(pn)},
+		{wParamDesc, terms(pd)},
+	}
+}
+
+func newIndex(entries []Entry) *index {
+	n := len(entries)
+	docs := make([][]field, n)
+	var avg [8]float64
+	for i, e := range entries {
+		docs[i] = fieldsOf(e)
+		for f, fl := range docs[i] {
+			avg[f] += float64(len(fl.terms))
+		}
+	}
+	for f := range avg {
+		avg[f] = max(avg[f]/float64(max(n, 1)), 1)
+	}
+	// Weighted, length-normalized term frequency per document.
+	tfs := make([]map[string]float64, n)
+	df := map[string]int{}
+	for i, fs := range docs {
+		tf := map[string]float64{}
+		for f, fl := range fs {
+			norm := 1 - bLen + bLen*float64(len(fl.terms))/avg[f]
+			for _, t := range fl.terms {
+				tf[t] += fl.w / norm
+			}
+		}
+		for t := range tf {
+			df[t]++
+		}
+		tfs[i] = tf
+	}
+	ix := &index{n: n, postings: make(map[string][]posting, len(df)), idf: make(map[string]float64, len(df)), aliases: map[string][]phrase{}}
+	for t, f := range df {
+		ix.idf[t] = math.Log(1 + (float64(n)-float64(f)+0.5)/(float64(f)+0.5))
+	}
+	for i, tf := range tfs {
+		for t, v := range tf {
+			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), w: float32(ix.idf[t] * v * (k1 + 1) / (k1 + v))})
+		}
+	}
+	addPhrase := func(doc int, ts []string, w float64) {
+		if len(ts) == 0 {
+			return
+		}
+		p := phrase{doc: int32(doc), terms: ts}
+		for _, t := range ts {
+			p.bonus += w * ix.idf[t]
+		}
+		ix.aliases[ts[0]] = append(ix.aliases[ts[0]], p)
+	}
+	common := commonNameTerms(entries)
+	for i, e := range entries {
+		for _, a := range e.Aliases {
+			addPhrase(i, terms(a), wPhrase)
+		}
+		// The tool name is a phrase too: a query that says every word of
+		// "list_merge_requests" asks for that tool, whatever else matches.
+		// Words every tool of the kind carries ("jira_", "…Tool") say
+		// nothing and are left out.
+		var ts []string
+		for _, t := range terms(e.Tool) {
+			if !common[e.Kind][t] && !slices.Contains(ts, t) {
+				ts = append(ts, t)
+			}
+		}
+		addPhrase(i, ts, wNamePhrase)
+	}
+	ix.scratch.New = func() any { return &scratch{scores: make([]float64, n), hits: make([]uint16, n)} }
+	return ix
+}
+
+type scored struct {
+	doc   int
+	score float64
+}
+
+// bm25 scores the query against every allowed document and returns the
+// best limit of those with a positive score, best first, ties by document
+// order (kind, tool).
+func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
+	qt := terms(query)
+	slices.Sort(qt)
+	qt = slices.Compact(qt)
+	sc := ix.scratch.Get().(*scratch)
+	scores, hits := sc.scores, sc.hits
+	var touched []int
+	for _, t := range qt {
+		for _, p := range ix.postings[t] {
+			d := int(p.doc)
+			if hits[d] == 0 {
+				touched = append(touched, d)
+			}
+			scores[d] += float64(p.w)
+			hits[d]++
+		}
+	}
+	// An alias phrase found whole in the query is the strongest signal
+	// there is: an operator wrote it down for this tool. Each document
+	// earns its best phrase once.
+	best := map[int32]float64{}
+	for _, t := range qt {
+		for _, p := range ix.aliases[t] {
+			if p.bonus > best[p.doc] && containsAll(qt, p.terms) {
+				best[p.doc] = p.bonus
+			}
+		}
+	}
+	out := make([]scored, 0, len(touched))
+	for _, d := range touched {
+		if allow(d) {
+			// Coordination: a tool matching more of the query's words
+			// beats one matching a single rare word many times.
+			s := scores[d] * math.Pow(float64(hits[d])/float64(len(qt)), coord)
+			out = append(out, scored{d, s + best[int32(d)]})
+		}
+		scores[d], hits[d] = 0, 0
+	}
+	ix.scratch.Put(sc)
+	return topN(out, limit)
+}
+
+// better orders scored results: higher score first, then document order.
+func better(a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.doc < b.doc
+}
+
+// topN returns the n best of s, sorted. It keeps a min-heap of the best n
+// seen, so a broad query over 10,000 tools does not sort them all.
+func topN(s []scored, n int) []scored {
+	if len(s) <= n {
+		sortScored(s)
+		return s
+	}
+	h := slices.Clone(s[:n])
+	down := func(i int) {
+		for {
+			w, l, r := i, 2*i+1, 2*i+2
+			if l < n && better(h[w], h[l]) {
+				w = l
+			}
+			if r < n && better(h[w], h[r]) {
+				w = r
+			}
+			if w == i {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, x := range s[n:] {
+		if better(x, h[0]) { // h[0] is the worst kept
+			h[0] = x
+			down(0)
+		}
+	}
+	sortScored(h)
+	return h
+}
+
+// commonNameTerms returns, per kind, the name words that at least 80% of
+// the kind's tools share (with 3 or more tools): a kind prefix such as
+// "jira" or a suffix such as "tool".
+func commonNameTerms(entries []Entry) map[string]map[string]bool {
+	count := map[string]map[string]int{}
+	tools := map[string]int{}
+	for _, e := range entries {
+		if count[e.Kind] == nil {
+			count[e.Kind] = map[string]int{}
+		}
+		tools[e.Kind]++
+		seen := map[string]bool{}
+		for _, t := range terms(e.Tool) {
+			if !seen[t] {
+				seen[t] = true
+				count[e.Kind][t]++
+			}
+		}
+	}
+	out := map[string]map[string]bool{}
+	for k, m := range count {
+		out[k] = map[string]bool{}
+		for t, n := range m {
+			if tools[k] >= 3 && n*5 >= tools[k]*4 {
+				out[k][t] = true
+			}
+		}
+	}
+	return out
+}
+
+// containsAll reports whether sorted set holds every term of ts.
+func containsAll(set, ts []string) bool {
+	for _, t := range ts {
+		if _, ok := slices.BinarySearch(set, t); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func sortScored(s []scored) {
+	slices.SortFunc(s, func(a, b scored) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return a.doc - b.doc
+	})
+}
+
+// schemaText walks an input schema and returns its parameter names and
+// parameter descriptions, each joined by spaces.
+func schemaText(raw json.RawMessage) (names, descs string) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", ""
+	}
+	var nb, db strings.Builder
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		m, ok := v.(map[string]any)
+		if !ok || depth > 6 {
+			return
+		}
+		if props, ok := m["properties"].(map[string]any); ok {
+			for name, p := range props {
+				nb.WriteString(name)
+				nb.WriteByte(' ')
+				if pm, ok := p.(map[string]any); ok {
+					if d, ok := pm["description"].(string); ok {
+						db.WriteString(d)
+						db.WriteByte(' ')
+					}
+				}
+				walk(p, depth+1)
+			}
+		}
+		walk(m["items"], depth+1)
+		for _, key := range []string{"anyOf", "oneOf", "allOf"} {
+			if arr, ok := m[key].([]any); ok {
+				for _, x := range arr {
+					walk(x, depth+1)
+				}
+			}
+		}
+		for _, key := range []string{"$defs", "definitions"} {
+			if defs, ok := m[key].(map[string]any); ok {
+				for _, x := range defs {
+					walk(x, depth+1)
+				}
+			}
+		}
+	}
+	walk(v, 0)
+	return nb.String(), db.String()
+}
