@@ -115,7 +115,19 @@ func must(t testing.TB, err error) {
 func writeConfig(t testing.TB, dir string, specs []spec) string {
 	t.Helper()
 	var b strings.Builder
-	b.WriteString("kind_settings:\n  kubernetes:\n    args_transformer: [camelCase, singularResourceType]\n  gitlab:\n    args_transformer: [snakeCase]\nservers:\n")
+	has := func(kind string) bool {
+		return slices.ContainsFunc(specs, func(s spec) bool { return s.kind == kind })
+	}
+	if has("kubernetes") || has("gitlab") {
+		b.WriteString("kind_settings:\n")
+	}
+	if has("kubernetes") {
+		b.WriteString("  kubernetes:\n    args_transformer: [camelCase, singularResourceType]\n")
+	}
+	if has("gitlab") {
+		b.WriteString("  gitlab:\n    args_transformer: [snakeCase]\n")
+	}
+	b.WriteString("servers:\n")
 	for _, s := range specs {
 		fmt.Fprintf(&b, "  - name: %s\n    kind: %s\n    command: %q\n    connect_timeout: 120s\n    call_timeout: 30s\n", s.name, s.kind, s.bin)
 		if len(s.args) > 0 {
