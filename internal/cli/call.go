@@ -8,6 +8,8 @@ import (
 	"io"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet"
 )
 
 // CallReport is what `call` prints: the tool's answer as mcpfleet got it.
@@ -35,8 +37,9 @@ type ContentBlock struct {
 }
 
 func runCall(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs, c := newFlagSet("call", "--config FILE [--json] SERVER TOOL ['JSON' | -]", env, stderr)
+	fs, c := newFlagSet("call", "--config FILE [--json] [--as-model] SERVER TOOL ['JSON' | -]", env, stderr)
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	asModel := fs.Bool("as-model", false, "print the result as a model gets it: marked as data (tool_output envelope) and offloaded when large")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -54,7 +57,13 @@ func runCall(ctx context.Context, env []string, stdin io.Reader, stdout, stderr 
 		}
 		raw = string(b)
 	}
-	mx, err := connect(ctx, c, stderr)
+	// By default an operator sees the tool's own output, whole; --as-model
+	// keeps the transforms the Mux applies for models.
+	var opts []mcpfleet.Option
+	if !*asModel {
+		opts = append(opts, mcpfleet.WithoutNeutralize(), mcpfleet.WithoutOffload())
+	}
+	mx, err := connect(ctx, c, stderr, opts...)
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,7 @@ func TestGolden(t *testing.T) {
 		{"tools_unknown_server", []string{"tools", "--config", cfg, "--server", "prometheus-b"}, 1},
 		{"call_ok", []string{"call", "--config", cfg, "k8s-2", "pods_log", `{"name":"payments-7f9c","namespace":"shop"}`}, 0},
 		{"call_flags_last", []string{"call", "k8s-2", "echo", `{"text":"hi"}`, "--config", cfg}, 0},
+		{"call_as_model", []string{"call", "--as-model", "--config", cfg, "k8s-2", "pods_log", `{"name":"payments-7f9c"}`}, 0},
 		{"call_image", []string{"call", "--config", cfg, "k8s-1", "image"}, 0},
 		{"call_json", []string{"call", "--json", "--config", cfg, "prometheus-a", "echo", `{"text":"hi","count":2}`}, 0},
 		{"call_rejected", []string{"call", "--config", cfg, "k8s-1", "pods_log", `{"namespace":"shop"}`}, 1},

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/mcpfleet/mcpfleet"
+	eino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/config"
 )
@@ -17,9 +17,9 @@ var errNoConfig = &ExitError{Code: ExitUsage, Err: errors.New("no fleet file: pa
 
 // connect loads the fleet file and connects every server. Servers that fail
 // to connect are named on stderr and the command goes on without them,
-// unless --strict, which makes any failure fatal. The caller must Close the
-// Mux.
-func connect(ctx context.Context, c *common, stderr io.Writer) (*mcpfleet.Mux, error) {
+// unless --strict, which makes any failure fatal. extra options follow the
+// CLI's own. The caller must Close the Mux.
+func connect(ctx context.Context, c *common, stderr io.Writer, extra ...mcpfleet.Option) (*mcpfleet.Mux, error) {
 	if c.config == "" {
 		return nil, errNoConfig
 	}
@@ -33,6 +33,7 @@ func connect(ctx context.Context, c *common, stderr io.Writer) (*mcpfleet.Mux, e
 	}
 	// A one-shot command has no use for background health probes.
 	opts = append(opts, mcpfleet.WithHealthInterval(-1))
+	opts = append(opts, extra...)
 	mx, err := mcpfleet.New(ctx, cfg, opts...)
 	if err != nil {
 		return nil, err
@@ -51,29 +52,11 @@ func buildCatalog(mx *mcpfleet.Mux) *catalog.Catalog {
 	return catalog.Build(mx.Servers(), catalogConfig(mx.Config()))
 }
 
-// catalogConfig converts the fleet file's per-kind and per-server settings
-// into catalog terms. Per-server tool_scopes have no catalog equivalent
-// (catalog scopes are per kind) and are not carried over.
-func catalogConfig(f *config.Fleet) catalog.Config {
-	cfg := catalog.Config{Kinds: map[string]catalog.KindConfig{}, ServerCoreTools: map[string][]string{}}
-	for kind, ks := range f.KindSettings {
-		cfg.Kinds[kind] = catalog.KindConfig{
-			CoreTools:    slices.Clone(ks.CoreTools),
-			CatalogLines: ks.CatalogLines,
-			Aliases:      ks.Aliases,
-			AvoidWhen:    ks.AvoidWhen,
-			ToolScopes:   ks.ToolScopes,
-		}
-	}
-	for _, s := range f.Servers {
-		if len(s.CoreTools) > 0 {
-			cfg.ServerCoreTools[s.Name] = slices.Clone(s.CoreTools)
-		}
-	}
-	return cfg
-}
+// catalogConfig converts the fleet file's kind_settings and per-server
+// core_tools into catalog terms, the one way every consumer does it.
+func catalogConfig(f *config.Fleet) catalog.Config { return eino.CatalogConfig(f) }
 
-// scopesFlag is the value of --scopes: every scope unless narrowed, since
+// scopesOf is the value of --scopes: every scope unless narrowed, since
 // an operator at a terminal inspects the whole fleet, unlike an agent.
 func scopesOf(s string) []string {
 	if l := splitList(s); len(l) > 0 {
