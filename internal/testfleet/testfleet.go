@@ -37,6 +37,8 @@ type Options struct {
 	Diagnostics bool
 	// Cancelled, if set, counts handlers of slow whose ctx was cancelled.
 	Cancelled *atomic.Int64
+	// OnCall, if set, sees every tools/call before its handler runs.
+	OnCall func(mcp.CallToolRequest)
 }
 
 func boolp(b bool) *bool { return &b }
@@ -143,10 +145,15 @@ func NewServer(name string, opts Options) *server.MCPServer {
 			opts.Cancelled = new(atomic.Int64)
 		}
 	}
-	if opts.Calls != nil {
+	if opts.Calls != nil || opts.OnCall != nil {
 		sopts = append(sopts, server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 			return func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				opts.Calls.Add(1)
+				if opts.Calls != nil {
+					opts.Calls.Add(1)
+				}
+				if opts.OnCall != nil {
+					opts.OnCall(r)
+				}
 				return next(ctx, r)
 			}
 		}))

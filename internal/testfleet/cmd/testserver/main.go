@@ -22,8 +22,21 @@ func main() {
 	fixture := flag.String("fixture", "", "a tools/list JSON file ({\"tools\": [...]}) whose tools to serve with echo handlers")
 	page := flag.Int("page", 0, "tools/list page size (0 = no pagination)")
 	diag := flag.Bool("diag", false, "add the pid and stats diagnostic tools")
+	callLog := flag.String("calllog", "", "append \"tool text\" to this file for every tools/call received, to count deliveries across restarts")
 	flag.Parse()
 	opts := testfleet.Options{PageSize: *page, Diagnostics: *diag}
+	if *callLog != "" {
+		f, err := os.OpenFile(*callLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "testserver:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		opts.OnCall = func(r mcp.CallToolRequest) {
+			// One write per line: O_APPEND keeps lines whole.
+			_, _ = f.WriteString(r.Params.Name + " " + r.GetString("text", "") + "\n")
+		}
+	}
 	if *fixture != "" {
 		tools, err := readTools(*fixture)
 		if err != nil {
