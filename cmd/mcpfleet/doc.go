@@ -17,11 +17,13 @@
 //	    Tools per kind (or of one server), name and first line of the
 //	    description. --json prints every (server, tool) with its full
 //	    definition: server, kind, name, description, inputSchema, annotations.
-//	call         --config F [--json] SERVER TOOL ['JSON' | -]
+//	call         --config F [--json] [--as-model] SERVER TOOL ['JSON' | -]
 //	    Calls a tool through the gates (normalize, placeholders, schema) and
 //	    prints the result: text as is, images as "[image image/png, N bytes]",
 //	    structured content as one line of JSON. '-' reads the arguments from
-//	    stdin; none means {}.
+//	    stdin; none means {}. By default the output is the tool's own, whole;
+//	    --as-model shows it as a model gets it (tool_output envelope,
+//	    offloading of large results).
 //	tokens       --config F [--json] [--servers a,b,c] [--scopes s,…]
 //	    o200k token figures: full_tokens (the sum over servers of each
 //	    server's tools serialized as one chat API tools array), kinds_tokens
@@ -40,6 +42,9 @@
 //	    lists tools without a hand-written catalog line and colliding lines.
 //	status       --config F [--json]
 //	    Each server's state, tool count, reconnects and last error.
+//	serve        --config F [--transport stdio|http] [--addr A] [--token-file F] [--scopes s,…]
+//	    Serves the fleet as one MCP server until SIGTERM, SIGINT or the end
+//	    of stdin.
 //	help [command]
 //	    Lists the commands, or one command's flags.
 //

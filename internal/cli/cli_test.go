@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 )
 
 // TestGolden runs each subcommand in-process against a fleet of real stdio
@@ -217,5 +219,48 @@ func TestUsage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestToolsJSON: --json carries every tool of the server with its exact
+// input schema, as the server sent it.
+func TestToolsJSON(t *testing.T) {
+	cfg := writeFleet(t, stdFleet, "")
+	r := run(t, nil, "", "tools", "--json", "--server", "prometheus-a", "--config", cfg)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var defs []struct {
+		Server      string          `json:"server"`
+		Kind        string          `json:"kind"`
+		Name        string          `json:"name"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &defs); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]json.RawMessage{}
+	for _, d := range defs {
+		if d.Server != "prometheus-a" || d.Kind != "prometheus" {
+			t.Errorf("%s: server %q kind %q, want prometheus-a, prometheus", d.Name, d.Server, d.Kind)
+		}
+		byName[d.Name] = d.InputSchema
+	}
+	for _, ft := range fixtures.MustLoad(t, "prometheus").Tools {
+		got, ok := byName[ft.Name]
+		if !ok {
+			t.Errorf("fixture tool %s missing", ft.Name)
+			continue
+		}
+		var want, have any
+		if err := json.Unmarshal(ft.RawInputSchema, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(got, &have); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, have); diff != "" {
+			t.Errorf("%s schema (-want +got):\n%s", ft.Name, diff)
+		}
 	}
 }
