@@ -4,7 +4,8 @@
 //
 // # The tools
 //
-// Their names and argument names are a contract:
+// Their names and argument names are a contract. Four do the work; two
+// read back results too large to return whole:
 //
 //   - listKinds {}: the kinds, their servers and how many tools each kind
 //     has that the caller may use.
@@ -18,6 +19,10 @@
 //     pipeline (repair, placeholder rejection, schema validation, hooks).
 //     A tool the caller's scopes do not permit is refused here, before the
 //     Mux sees it.
+//   - readResult {handle, offset?, limit?} and grepResult {handle, pattern,
+//     context?}: read a result the Mux offloaded because it was too large
+//     for the context; callTool's preview of it gives the handle. The Mux
+//     keeps the result; these tools only read it back.
 //
 // Every refusal is a tool result with isError set and text written for a
 // model, never a protocol error: clients show tool results to the model but

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -142,7 +143,7 @@ func TestToolsAndInstructions(t *testing.T) {
 		names = append(names, tl.Name)
 	}
 	slices.Sort(names)
-	if diff := cmp.Diff([]string{"callTool", "describeTools", "listKinds", "searchTools"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"callTool", "describeTools", "grepResult", "listKinds", "readResult", "searchTools"}, names); diff != "" {
 		t.Errorf("tool names (-want +got):\n%s", diff)
 	}
 	defs := g.MCPServer().ListTools()
@@ -389,5 +390,37 @@ func TestCounters(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, g.Counters()); diff != "" {
 		t.Errorf("Counters (-want +got):\n%s", diff)
+	}
+}
+
+// A result too large for the context comes back as a preview with a handle;
+// readResult and grepResult read it through the gateway.
+func TestOffloadedResult(t *testing.T) {
+	f := newFleet(t)
+	c := connect(t, newGateway(t, gateway.Config{Mux: f.mux}))
+	res := call(t, c, "callTool", map[string]any{"server": "misc", "tool": "big", "arguments": map[string]any{"bytes": 200000}})
+	preview := text(res)
+	m := regexp.MustCompile(`readResult \{"handle": "([^"]+)"`).FindStringSubmatch(preview)
+	if res.IsError || m == nil || len(preview) > 20000 {
+		t.Fatalf("want a short preview naming a handle, got %d bytes (IsError %v):\n%.600s", len(preview), res.IsError, preview)
+	}
+	handle := m[1]
+	cases := []struct {
+		tool    string
+		args    map[string]any
+		want    string
+		isError bool
+	}{
+		{"readResult", map[string]any{"handle": handle, "offset": 100, "limit": 2}, "line 100: request handled", false},
+		{"grepResult", map[string]any{"handle": handle, "pattern": "line 4242:"}, "line 4242: request handled", false},
+		{"grepResult", map[string]any{"handle": handle, "pattern": "("}, "bad grep pattern", true},
+		{"readResult", map[string]any{"handle": "nope"}, "no stored result", true},
+		{"readResult", map[string]any{}, `missing required argument "handle"`, true},
+	}
+	for _, tc := range cases {
+		res := call(t, c, tc.tool, tc.args)
+		if got := text(res); res.IsError != tc.isError || !strings.Contains(got, tc.want) {
+			t.Errorf("%s %v: IsError %v, text %.300q; want IsError %v and %q", tc.tool, tc.args, res.IsError, got, tc.isError, tc.want)
+		}
 	}
 }

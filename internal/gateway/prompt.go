@@ -14,6 +14,14 @@ const (
 	descDescribe  = "Get the full input schemas of tools, by name: \"tool\", \"kind.tool\" or \"server.tool\". Each schema has a required \"server\" argument listing the servers that have the tool."
 	descCall      = "Call a tool on one server. arguments must match the schema from describeTools (without the added \"server\" argument, which goes at the top level). Failed calls come back with the reason and how to fix them."
 
+	descRead = "Read lines of a large result that callTool stored instead of returning, by its handle."
+	descGrep = "Search a large result that callTool stored, by its handle, for lines matching a regular expression."
+
+	descHandle    = "The handle callTool gave for the stored result."
+	descOffset    = "First line to read, from 0."
+	descLimit     = "How many lines (default and at most 400)."
+	descPattern   = "Go RE2 regular expression."
+	descContext   = "Lines of context around each match (0 to 5)."
 	descQuery     = "What you want to do, in plain words, or a tool name."
 	descK         = "How many results (default 5, at most 20)."
 	descNames     = "Tool names: \"tool\", \"kind.tool\" or \"server.tool\"."

@@ -21,6 +21,10 @@ const (
 	ToolSearchTools   = "searchTools"
 	ToolDescribeTools = "describeTools"
 	ToolCallTool      = "callTool"
+	// ToolReadResult and ToolGrepResult read results the Mux offloaded;
+	// callTool's preview of such a result names them.
+	ToolReadResult = "readResult"
+	ToolGrepResult = "grepResult"
 )
 
 func boolp(b bool) *bool { return &b }
@@ -44,7 +48,40 @@ func (g *Gateway) tools() []server.ServerTool {
 			Handler: g.track(ToolDescribeTools, g.describeTools)},
 		{Tool: def(ToolCallTool, descCall, `{"type":"object","properties":{"server":`+str(descServer)+`,"tool":`+str(descTool)+`,"arguments":{"type":"object","description":`+fmt.Sprintf("%q", descArguments)+`}},"required":["server","tool"]}`, rw),
 			Handler: g.track(ToolCallTool, g.callTool)},
+		{Tool: def(ToolReadResult, descRead, `{"type":"object","properties":{"handle":`+str(descHandle)+`,"offset":{"type":"integer","minimum":0,"description":`+fmt.Sprintf("%q", descOffset)+`},"limit":{"type":"integer","minimum":1,"maximum":400,"description":`+fmt.Sprintf("%q", descLimit)+`}},"required":["handle"],"additionalProperties":false}`, ro),
+			Handler: g.track(ToolReadResult, g.readResult)},
+		{Tool: def(ToolGrepResult, descGrep, `{"type":"object","properties":{"handle":`+str(descHandle)+`,"pattern":`+str(descPattern)+`,"context":{"type":"integer","minimum":0,"maximum":5,"description":`+fmt.Sprintf("%q", descContext)+`}},"required":["handle","pattern"],"additionalProperties":false}`, ro),
+			Handler: g.track(ToolGrepResult, g.grepResult)},
 	}
+}
+
+// readResult and grepResult need no scope check: a handle is an
+// unguessable capability issued only to a caller whose call was permitted.
+func (g *Gateway) readResult(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	h := req.GetString("handle", "")
+	if strings.TrimSpace(h) == "" {
+		return mcp.NewToolResultError(argMissing("handle")), nil
+	}
+	out, err := g.mux.ReadResult(ctx, h, req.GetInt("offset", 0), req.GetInt("limit", 0))
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	return mcp.NewToolResultText(out), nil
+}
+
+func (g *Gateway) grepResult(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	h, pat := req.GetString("handle", ""), req.GetString("pattern", "")
+	switch {
+	case strings.TrimSpace(h) == "":
+		return mcp.NewToolResultError(argMissing("handle")), nil
+	case pat == "":
+		return mcp.NewToolResultError(argMissing("pattern")), nil
+	}
+	out, err := g.mux.GrepResult(ctx, h, pat, req.GetInt("context", 0))
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	return mcp.NewToolResultText(out), nil
 }
 
 // track counts a request and holds it in flight until it returns, so that

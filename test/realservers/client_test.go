@@ -168,7 +168,7 @@ func runClient(t *testing.T, file string, args ...string) tsResult {
 // checkTS asserts what the official client saw, whatever the transport.
 func checkTS(t *testing.T, r tsResult) {
 	t.Helper()
-	if diff := cmp.Diff([]string{"callTool", "describeTools", "listKinds", "searchTools"}, r.Tools); diff != "" {
+	if diff := cmp.Diff([]string{"callTool", "describeTools", "grepResult", "listKinds", "readResult", "searchTools"}, r.Tools); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	if r.Server != "mcpfleet" || !strings.Contains(r.Instructions, "- filesystem (") {
@@ -249,7 +249,7 @@ func TestNested(t *testing.T) {
 	if len(groups) != 1 || groups[0].Kind != "fleet" {
 		t.Fatalf("outer kinds = %+v", groups)
 	}
-	if diff := cmp.Diff([]string{"callTool", "describeTools", "listKinds", "searchTools"}, slices.Sorted(slices.Values(groups[0].Tools))); diff != "" {
+	if diff := cmp.Diff([]string{"callTool", "describeTools", "grepResult", "listKinds", "readResult", "searchTools"}, slices.Sorted(slices.Values(groups[0].Tools))); diff != "" {
 		t.Errorf("outer tools (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"inner-http", "inner-stdio"}, groups[0].Servers); diff != "" {

@@ -380,7 +380,7 @@ func TestGatewayTokens(t *testing.T) {
 	if serve > 2000 {
 		t.Errorf("serve's tool definitions take %d tokens, want <= 2000", serve)
 	}
-	t.Logf("real fleet: %d tools, %d tokens; serve's 4 tools: %d tokens (%.1fx smaller)", len(all), full, serve, float64(full)/float64(serve))
+	t.Logf("real fleet: %d tools, %d tokens; serve's %d tools: %d tokens (%.1fx smaller)", len(all), full, len(own), serve, float64(full)/float64(serve))
 }
 
 // `mcpfleet tokens` on the real fleet, in-process.
