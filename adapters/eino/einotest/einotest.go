@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -25,6 +26,8 @@ type Step struct {
 	Usage *schema.TokenUsage
 	// Err, if set, is returned instead of a reply.
 	Err error
+	// Delay, if set, holds the reply back; a cancelled ctx ends the wait with ctx.Err().
+	Delay time.Duration
 }
 
 // Record is what one model call received.
@@ -109,6 +112,12 @@ func (m *Model) Generate(ctx context.Context, input []*schema.Message, opts ...m
 	base := m.st.ids
 	m.st.ids += 100
 	m.st.mu.Unlock()
+	if ok && step.Delay > 0 {
+		select {
+		case <-time.After(step.Delay):
+		case <-ctx.Done():
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

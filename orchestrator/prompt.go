@@ -1,0 +1,31 @@
+package orchestrator
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Model-facing text of the orchestrator. Changing it changes what models read.
+
+const defaultFraming = "You coordinate investigations across a fleet of tool servers. You cannot call their tools yourself: call spawnSubagents with focused tasks, each naming the 1 to %d servers it needs (servers of one kind are interchangeable instances, e.g. clusters). Subagents run in parallel and report back. Then answer the question from their reports."
+
+func systemPrompt(framing string, maxServers int, overview string) string {
+	if framing == "" {
+		framing = fmt.Sprintf(defaultFraming, maxServers)
+	}
+	return framing + "\n\nServers by kind:\n" + overview
+}
+
+const spawnDesc = "Run subagents in parallel, each on a task with the servers it needs. Returns each subagent's answer."
+
+func reportHeader(i int, servers []string, task string) string {
+	return fmt.Sprintf("## subagent %d (servers: %s)\ntask: %s\n", i+1, strings.Join(servers, ", "), task)
+}
+
+func failedText(err error) string { return "FAILED: " + err.Error() + "\n" }
+
+func timedOutText(d string) string {
+	return "TIMED OUT after " + d + "; partial findings below may be incomplete.\n"
+}
+
+const trimmedMark = " …[trimmed]"
