@@ -2,6 +2,7 @@ package mcpfleet_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -46,21 +47,62 @@ func BenchmarkCallTool(b *testing.B) {
 			}
 		}
 	})
-	b.Run("mux", func(b *testing.B) {
-		cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{
-			"kubernetes": {ArgsTransformer: []string{"camelCase", "singularResourceType"}},
-		}}
-		mx, err := mcpfleet.New(b.Context(), cfg, mcpfleet.WithHealthInterval(-1),
-			mcpfleet.WithInProcess("k8s-1", "kubernetes", testfleet.NewServer("k8s-1", testfleet.Options{})))
+	// mux is the default: neutralization envelope and offload check on.
+	// mux-bare turns both off, to show what they cost on a small result.
+	for _, v := range []struct {
+		name string
+		opts []mcpfleet.Option
+	}{
+		{"mux", nil},
+		{"mux-bare", []mcpfleet.Option{mcpfleet.WithoutNeutralize(), mcpfleet.WithoutOffload()}},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{
+				"kubernetes": {ArgsTransformer: []string{"camelCase", "singularResourceType"}},
+			}}
+			opts := append([]mcpfleet.Option{mcpfleet.WithHealthInterval(-1),
+				mcpfleet.WithInProcess("k8s-1", "kubernetes", testfleet.NewServer("k8s-1", testfleet.Options{}))}, v.opts...)
+			mx, err := mcpfleet.New(b.Context(), cfg, opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer mx.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := mx.CallTool(b.Context(), "k8s-1", "pods_log", raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkOffload50MB returns a 50 MB result through the Mux: it is
+// offloaded, and the model sees a preview of a few hundred tokens. Each op
+// is one call; the default store's 256 MiB budget bounds what is kept, so
+// peak RSS stays flat however many ops run. B/op includes the server
+// building the text and mcp-go encoding and decoding it.
+func BenchmarkOffload50MB(b *testing.B) {
+	const size = 50 << 20
+	mx, err := mcpfleet.New(b.Context(), &config.Fleet{}, mcpfleet.WithHealthInterval(-1),
+		mcpfleet.WithInProcess("logs-1", "logs", testfleet.NewServer("logs-1", testfleet.Options{})))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer mx.Close()
+	args := json.RawMessage(fmt.Sprintf(`{"bytes": %d}`, size))
+	b.ReportAllocs()
+	var preview int
+	for b.Loop() {
+		res, err := mx.CallTool(b.Context(), "logs-1", "big", args)
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer mx.Close()
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := mx.CallTool(b.Context(), "k8s-1", "pods_log", raw); err != nil {
-				b.Fatal(err)
-			}
+		if res.Offload == nil || res.Offload.Bytes != size {
+			b.Fatalf("not offloaded: %+v", res.Offload)
 		}
-	})
+		preview = len(res.Text())
+	}
+	b.ReportMetric(float64(preview), "preview-bytes")
+	b.ReportMetric(peakRSSMiB(), "peak-RSS-MiB")
 }

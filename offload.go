@@ -133,6 +133,22 @@ func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult) 
 }
 
 func joinText(cs []mcp.Content) string {
+	// The usual case, one text block, costs no copy: a 50 MB result is
+	// stored as the very string mcp-go decoded.
+	var only *mcp.TextContent
+	for i := range cs {
+		if t, ok := cs[i].(mcp.TextContent); ok {
+			if only != nil {
+				only = nil
+				goto join
+			}
+			only = &t
+		}
+	}
+	if only != nil {
+		return only.Text
+	}
+join:
 	var b strings.Builder
 	first := true
 	for _, ct := range cs {
@@ -153,8 +169,7 @@ func (m *Mux) preview(ctx context.Context, c *Call, text string, off *Offload, l
 	headBytes, tailBytes := min(2000, limit*2), min(800, limit)
 	head := offload.Read(text, 0, previewHeadLines)
 	headText := clip(head.Text, headBytes)
-	tailFrom := max(off.Lines-previewTailLines, head.To)
-	tail := offload.Read(text, tailFrom, previewTailLines)
+	tail := offload.Tail(text, min(previewTailLines, max(off.Lines-head.To, 0)))
 	tailText := clipStart(tail.Text, tailBytes)
 	var b strings.Builder
 	b.WriteString(renderOffloadNote(c.Server, c.Tool, off))

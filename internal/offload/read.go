@@ -77,6 +77,36 @@ func Read(text string, offset, limit int) Page {
 	return p
 }
 
+// Tail returns the last n lines of text (at most MaxReadLines), scanning
+// from the end so that a 50 MB text costs only its last lines.
+func Tail(text string, n int) Page {
+	n = min(max(n, 0), MaxReadLines)
+	total := Lines(text)
+	end := len(text)
+	if strings.HasSuffix(text, "\n") {
+		end--
+	}
+	start := end
+	for k := 0; k < n && start > 0; k++ {
+		i := strings.LastIndexByte(text[:start], '\n')
+		if i < 0 {
+			start = 0
+			break
+		}
+		if k == n-1 {
+			start = i + 1
+			break
+		}
+		start = i
+	}
+	if n == 0 {
+		return Page{From: total + 1, To: total, TotalLines: total}
+	}
+	p := Read(text[start:], 0, n)
+	p.From, p.To, p.TotalLines = total-(p.To-p.From), total, total
+	return p
+}
+
 func cut(line string) string {
 	if len(line) <= MaxLineBytes {
 		return line
