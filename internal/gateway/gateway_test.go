@@ -34,7 +34,9 @@ type fleet struct {
 	calls *atomic.Int64
 }
 
-func newFleet(t *testing.T) fleet {
+func newFleet(t *testing.T) fleet { return newFleetB(t) }
+
+func newFleetB(t testing.TB) fleet {
 	t.Helper()
 	k8s := fixtures.MustLoad(t, "kubernetes").Tools
 	calls := &atomic.Int64{}
@@ -61,7 +63,9 @@ func newGateway(t *testing.T, cfg gateway.Config) *gateway.Gateway {
 }
 
 // connect returns an in-process MCP client of g.
-func connect(t *testing.T, g *gateway.Gateway) *client.Client {
+func connect(t *testing.T, g *gateway.Gateway) *client.Client { return connectB(t, g) }
+
+func connectB(t testing.TB, g *gateway.Gateway) *client.Client {
 	t.Helper()
 	c, err := client.NewInProcessClient(g.MCPServer())
 	if err != nil {
