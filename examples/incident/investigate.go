@@ -101,6 +101,7 @@ func investigate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		res.Report = tr.Answer
 	}
 	res.Tokens.Subagents = sliceRows(ctx, mx, cat, res.Subagents)
+	res.Tokens.OrchestratorCall = promptTokens(b.orch.firstCall())
 	if runErr != nil {
 		res.Error = runErr.Error()
 	}

@@ -14,15 +14,17 @@ import (
 // names and the messages. The transcript and the --json trace are built
 // from it, so they show what the model saw, whichever model it is.
 type recorder struct {
-	inner model.ToolCallingChatModel
-	bound []string
-	log   *modelLog
+	inner      model.ToolCallingChatModel
+	bound      []string
+	boundInfos []*schema.ToolInfo
+	log        *modelLog
 }
 
 // modelLog is shared by a recorder and the copies WithTools makes.
 type modelLog struct {
 	mu    sync.Mutex
 	calls []modelCall
+	first []*schema.ToolInfo // the tools of the first call
 }
 
 // modelCall is one model call.
@@ -47,7 +49,7 @@ func (r *recorder) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatMod
 	if err != nil {
 		return nil, err
 	}
-	return &recorder{inner: m, bound: toolNames(tools), log: r.log}, nil
+	return &recorder{inner: m, bound: toolNames(tools), boundInfos: slices.Clone(tools), log: r.log}, nil
 }
 
 func toolNames(ts []*schema.ToolInfo) []string {
@@ -64,8 +66,15 @@ func (r *recorder) note(input []*schema.Message, opts []model.Option) int {
 	if co.Tools != nil {
 		names = toolNames(co.Tools)
 	}
+	infos := co.Tools
+	if infos == nil {
+		infos = r.boundInfos
+	}
 	r.log.mu.Lock()
 	defer r.log.mu.Unlock()
+	if len(r.log.calls) == 0 {
+		r.log.first = infos
+	}
 	r.log.calls = append(r.log.calls, modelCall{Tools: slices.Clone(names), Messages: slices.Clone(input)})
 	return len(r.log.calls) - 1
 }
@@ -89,3 +98,19 @@ func (r *recorder) Stream(ctx context.Context, input []*schema.Message, opts ...
 // IsCallbacksEnabled forwards the inner model's answer, so eino neither
 // skips nor doubles the model callbacks.
 func (r *recorder) IsCallbacksEnabled() bool { return components.IsCallbacksEnabled(r.inner) }
+
+// firstCall returns the instruction and tools of the first model call.
+func (r *recorder) firstCall() (string, []*schema.ToolInfo) {
+	r.log.mu.Lock()
+	defer r.log.mu.Unlock()
+	if len(r.log.calls) == 0 {
+		return "", nil
+	}
+	var sys string
+	for _, m := range r.log.calls[0].Messages {
+		if m.Role == schema.System {
+			sys += m.Content
+		}
+	}
+	return sys, r.log.first
+}

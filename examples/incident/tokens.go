@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cloudwego/eino/schema"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/tiktoken-go/tokenizer"
 
@@ -33,6 +34,10 @@ type TokenTable struct {
 	OrchestratorTokens int `json:"orchestrator_tokens"`
 	// CatalogTokens: the deferred catalog of the whole fleet (mode on, all scopes).
 	CatalogTokens int `json:"catalog_tokens"`
+	// OrchestratorCall: the orchestrator's first model call, instruction
+	// (framing + overview) plus the spawnSubagents definition. Not in
+	// `mcpfleet tokens`.
+	OrchestratorCall int `json:"orchestrator_call_tokens"`
 	// Subagents: what each subagent's first model call carried.
 	Subagents []SubagentRow `json:"subagents,omitempty"`
 }
@@ -134,14 +139,36 @@ func writeTokenTable(w io.Writer, t TokenTable, st style) {
 		if n > 0 {
 			r = fmt.Sprintf("%.1fx", float64(t.FullTokens)/float64(n))
 		}
-		fmt.Fprintf(w, "  %-52s %9d %9s\n", name, n, r)
+		fmt.Fprintf(w, "  %-66s %8d %8s\n", name, n, r)
 	}
-	fmt.Fprintf(w, "  %-52s %9s %9s\n", "view", "tokens", "full ÷")
+	fmt.Fprintf(w, "  %-66s %8s %8s\n", "view", "tokens", "full ÷")
 	row("full catalog: every server's tools with schemas", t.FullTokens)
 	row("kinds view: tool names per kind, no schemas", t.KindsTokens)
 	row("orchestrator view: the overview", t.OrchestratorTokens)
+	row("orchestrator's first call: instruction + spawnSubagents", t.OrchestratorCall)
 	row("deferred catalog block, whole fleet", t.CatalogTokens)
 	for _, s := range t.Subagents {
-		row(fmt.Sprintf("subagent %s [%s], mode %s", s.Name, strings.Join(s.Servers, ","), s.Mode), s.Total)
+		row(fmt.Sprintf("%s [%s]: %d tools + catalog", s.Name, strings.Join(s.Servers, ","), s.ActiveTools), s.Total)
 	}
+}
+
+// promptTokens counts an instruction plus tool definitions as a chat API
+// sends them.
+func promptTokens(instruction string, infos []*schema.ToolInfo) int {
+	cts := make([]chatTool, 0, len(infos))
+	for _, in := range infos {
+		var params json.RawMessage
+		if in.ParamsOneOf != nil {
+			if js, err := in.ParamsOneOf.ToJSONSchema(); err == nil && js != nil {
+				params, _ = json.Marshal(js)
+			}
+		}
+		cts = append(cts, chatTool{Type: "function", Function: chatFunction{Name: in.Name, Description: in.Desc, Parameters: params}})
+	}
+	n := countTokens(instruction)
+	if len(cts) > 0 {
+		b, _ := json.Marshal(cts)
+		n += countTokens(string(b))
+	}
+	return n
 }

@@ -54,7 +54,7 @@ func triage(fv map[string][]string) decision {
 	}
 	return decision{thought: "First find out what is firing and where.", call: &call{SpawnToolName, map[string]any{"tasks": []Spec{{
 		Servers: servers,
-		Task: "Triage: list the firing alerts and open pages. Name the affected cluster, namespace and service, and the Prometheus server the alerts come from.",
+		Task:    "Triage: list the firing alerts and open pages. Name the affected cluster, namespace and service, and the Prometheus server the alerts come from.",
 	}}}}}
 }
 
@@ -150,7 +150,7 @@ func report(v *view) string {
 		if dep != nil && strings.HasPrefix(mr[6], dep[2]) {
 			fmt.Fprintf(&b, " was deployed as %s (history id %s) at %s", dep[1], dep[3], dep[4])
 		}
-		fmt.Fprintf(&b, "; since then %s pods of %s on %s are in CrashLoopBackOff.\n", crash[3], crash[2], crash[1])
+		fmt.Fprintf(&b, "; since then %s pods in namespace %s on %s are in CrashLoopBackOff.\n", crash[3], crash[2], crash[1])
 		if strings.Contains(text, "maxPoolSize") {
 			if m := regexp.MustCompile(`changes \S+: [^\n]*maxPoolSize[^\n]*`).FindString(text); m != "" {
 				fmt.Fprintf(&b, "Mechanism: !%s %s, and the pods exhaust the smaller DB connection pool.\n", mr[2], m)
