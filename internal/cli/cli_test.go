@@ -40,6 +40,7 @@ func TestGolden(t *testing.T) {
 		{"call_usage", []string{"call", "--config", cfg, "k8s-1"}, 2},
 		{"tokens", []string{"tokens", "--config", cfg, "--servers", "k8s-1,prometheus-a"}, 0},
 		{"tokens_json", []string{"tokens", "--json", "--config", cfg, "--servers", "k8s-1,prometheus-a"}, 0},
+		{"tokens_unknown_slice", []string{"tokens", "--config", cfg, "--servers", "k8s-1,k8s-9"}, 2},
 		{"search", []string{"search", "--config", cfg, "why", "is", "the", "pod", "crashlooping"}, 0},
 		{"search_json", []string{"search", "--json", "--k", "3", "--config", cfg, "who merged the last merge request"}, 0},
 		{"search_read_only", []string{"search", "--json", "--scopes", "read", "--config", cfg, "create a merge request"}, 0},

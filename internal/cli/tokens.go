@@ -2,16 +2,16 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
+	"github.com/mcpfleet/mcpfleet/subagent"
 )
 
 // TokenReport is what `tokens` prints. Every figure is o200k tokens.
@@ -36,25 +36,13 @@ type TokenReport struct {
 	// the default budget, for a session over every server in mode "on".
 	CatalogTokens int            `json:"catalog_tokens"`
 	PerServer     map[string]int `json:"per_server"`
-	// Subagent is set with --servers.
-	Subagent *SubagentTokens `json:"subagent,omitempty"`
-	// SubagentTokens repeats Subagent.Total, so that scripts find it at the
-	// top level; 0 without --servers.
+	// Subagent is set with --servers: what a sub-agent over that slice is
+	// sent on its first model call, as subagent.SliceTokens measures it.
+	Subagent *subagent.SliceCost `json:"subagent,omitempty"`
+	// SubagentTokens repeats Subagent.Total (folded tools + meta-tools +
+	// instruction with its catalog block), so scripts find it at the top
+	// level; absent without --servers.
 	SubagentTokens int `json:"subagent_tokens,omitempty"`
-}
-
-// SubagentTokens is what a sub-agent over a slice of servers is sent on its
-// first model call.
-type SubagentTokens struct {
-	Servers []string `json:"servers"`
-	Mode    string   `json:"mode"`   // the session's deferral mode: on or off
-	Reason  string   `json:"reason"` // why that mode
-	// ActiveTools is the number of active (kind, tool) definitions, one per
-	// kind however many servers of the slice have it.
-	ActiveTools   int `json:"active_tools"`
-	ToolsTokens   int `json:"tools_tokens"`
-	CatalogTokens int `json:"catalog_tokens"`
-	Total         int `json:"total"`
 }
 
 func runTokens(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
@@ -93,11 +81,17 @@ func runTokens(ctx context.Context, env []string, stdin io.Reader, stdout, stder
 		rep.CatalogTokens = tokens.Count(sess.CatalogBlock())
 	} // an empty fleet has no session and no catalog: 0 tokens
 	if l := splitList(*slice); len(l) > 0 {
-		st, err := subagentTokens(cat, l, scopesOf(*scopes), mx.Config().DeferredTools)
-		if err != nil {
+		// The slice is measured at any size, though a sub-agent defaults to
+		// at most three servers.
+		st, err := subagent.SliceTokens(ctx, mx, subagent.Config{Servers: l, Scopes: scopesOf(*scopes),
+			MaxServers: max(3, len(l)), Catalog: cat})
+		var se *subagent.ServersError
+		if errors.As(err, &se) {
 			return &ExitError{Code: ExitUsage, Err: err}
+		} else if err != nil {
+			return err
 		}
-		rep.Subagent, rep.SubagentTokens = st, st.Total
+		rep.Subagent, rep.SubagentTokens = &st, st.Total
 	}
 	return emit(stdout, *asJSON, rep, func(w io.Writer) { writeTokens(w, rep) })
 }
@@ -112,30 +106,6 @@ func kindLines(groups []kindgroups.Group) string {
 	return b.String()
 }
 
-// subagentTokens measures what a sub-agent over slice sees first: its
-// active tools, one definition per (kind, tool), and its catalog block.
-//
-// TODO(#5): use subagent.SliceTokens once the subagent package has it; it
-// also counts the loadTools/searchTools definitions and the server enum the
-// eino adapter adds to a tool folded over several servers, which this
-// fallback leaves out.
-func subagentTokens(cat *catalog.Catalog, slice, scopes []string, mode string) (*SubagentTokens, error) {
-	sess, err := cat.NewSession(catalog.SessionConfig{Servers: slice, Scopes: scopes, Mode: mode})
-	if err != nil {
-		return nil, err
-	}
-	var defs []mcp.Tool
-	for _, r := range sess.Active() {
-		if t, ok := cat.Tool(r.Kind, r.Tool); ok {
-			defs = append(defs, t)
-		}
-	}
-	st := &SubagentTokens{Servers: slice, Mode: sess.Mode(), Reason: sess.Reason(), ActiveTools: len(defs),
-		ToolsTokens: tokens.MCPTools(defs), CatalogTokens: tokens.Count(sess.CatalogBlock())}
-	st.Total = st.ToolsTokens + st.CatalogTokens
-	return st, nil
-}
-
 func writeTokens(w io.Writer, r TokenReport) {
 	fmt.Fprintf(w, "%d servers, %d (server, tool) pairs, %d unique (kind, tool) tools\n\n", r.Servers, r.Pairs, r.UniqueTools)
 	row := func(name string, n int) {
@@ -148,8 +118,10 @@ func writeTokens(w io.Writer, r TokenReport) {
 	row("catalog: deferred block, whole fleet", r.CatalogTokens)
 	if s := r.Subagent; s != nil {
 		row(fmt.Sprintf("sub-agent [%s], mode %s", strings.Join(s.Servers, ","), s.Mode), s.Total)
-		row(fmt.Sprintf("  %d active tools", s.ActiveTools), s.ToolsTokens)
-		row("  its catalog block", s.CatalogTokens)
+		row(fmt.Sprintf("  %d folded tools", s.ActiveTools), s.Tools)
+		row("  loadTools + searchTools", s.MetaTools)
+		row("  instruction", s.Instruction)
+		row("    its catalog block", s.CatalogBlock)
 	}
 	fmt.Fprintln(w, "\nper server (full schemas):")
 	names := make([]string, 0, len(r.PerServer))
