@@ -77,32 +77,60 @@ func BenchmarkCallTool(b *testing.B) {
 	}
 }
 
-// BenchmarkOffload50MB returns a 50 MB result through the Mux: it is
-// offloaded, and the model sees a preview of a few hundred tokens. Each op
-// is one call; the default store's 256 MiB budget bounds what is kept, so
-// peak RSS stays flat however many ops run. B/op includes the server
-// building the text and mcp-go encoding and decoding it.
+// BenchmarkOffload50MB returns a 50 MB result: direct is an mcp-go client
+// straight to the in-process server, mux goes through the Mux, which
+// offloads it so that the model sees a preview of a few hundred tokens.
+// Each op is one call. The default store's 256 MiB budget bounds what is
+// kept, so peak RSS stops growing after five results. B/op includes the
+// server building the text and mcp-go encoding and decoding it, which is
+// nearly all of it: compare with direct.
 func BenchmarkOffload50MB(b *testing.B) {
 	const size = 50 << 20
-	mx, err := mcpfleet.New(b.Context(), &config.Fleet{}, mcpfleet.WithHealthInterval(-1),
-		mcpfleet.WithInProcess("logs-1", "logs", testfleet.NewServer("logs-1", testfleet.Options{})))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer mx.Close()
 	args := json.RawMessage(fmt.Sprintf(`{"bytes": %d}`, size))
-	b.ReportAllocs()
-	var preview int
-	for b.Loop() {
-		res, err := mx.CallTool(b.Context(), "logs-1", "big", args)
+	b.Run("direct", func(b *testing.B) {
+		c, err := client.NewInProcessClient(testfleet.NewServer("logs-1", testfleet.Options{}))
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res.Offload == nil || res.Offload.Bytes != size {
-			b.Fatalf("not offloaded: %+v", res.Offload)
+		defer c.Close()
+		if err := c.Start(b.Context()); err != nil {
+			b.Fatal(err)
 		}
-		preview = len(res.Text())
-	}
-	b.ReportMetric(float64(preview), "preview-bytes")
-	b.ReportMetric(peakRSSMiB(), "peak-RSS-MiB")
+		init := mcp.InitializeRequest{}
+		init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
+		if _, err := c.Initialize(b.Context(), init); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "big"
+			req.Params.Arguments = map[string]any{"bytes": size}
+			if _, err := c.CallTool(b.Context(), req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("mux", func(b *testing.B) {
+		mx, err := mcpfleet.New(b.Context(), &config.Fleet{}, mcpfleet.WithHealthInterval(-1),
+			mcpfleet.WithInProcess("logs-1", "logs", testfleet.NewServer("logs-1", testfleet.Options{})))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer mx.Close()
+		b.ReportAllocs()
+		var preview int
+		for b.Loop() {
+			res, err := mx.CallTool(b.Context(), "logs-1", "big", args)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res.Offload == nil || res.Offload.Bytes != size {
+				b.Fatalf("not offloaded: %+v", res.Offload)
+			}
+			preview = len(res.Text())
+		}
+		b.ReportMetric(float64(preview), "preview-bytes")
+		b.ReportMetric(peakRSSMiB(), "peak-RSS-MiB")
+	})
 }
