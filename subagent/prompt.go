@@ -11,10 +11,13 @@ import (
 
 const defaultInstruction = "You are a focused operations subagent. Use the tools to gather facts for the task, then answer concisely with the evidence (names, values, times). If a tool result says REJECTED or ERROR, fix the call or try another tool; do not repeat a failing call unchanged."
 
-func slicePrompt(servers []string, kindOf func(string) string) string {
+func slicePrompt(servers []string, kindOf func(string) string, preloaded func(string) bool) string {
 	parts := make([]string, len(servers))
 	for i, s := range servers {
 		parts[i] = fmt.Sprintf("%s (%s)", s, kindOf(s))
+		if !preloaded(s) {
+			parts[i] = fmt.Sprintf("%s (%s; its tools are not preloaded: find them with searchTools, then loadTools)", s, kindOf(s))
+		}
 	}
 	return "Your servers: " + strings.Join(parts, ", ") + ". Tools taking a \"server\" argument reach every listed server of their kind."
 }

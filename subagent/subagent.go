@@ -12,16 +12,23 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet"
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
 
 // Defaults for zero Config fields.
 const (
 	DefaultMaxSteps   = 12
 	DefaultMaxServers = 3
+	// DefaultToolBudget bounds, in o200k tokens, the slice tool definitions
+	// activated before the first model call in mode on.
+	DefaultToolBudget = 8000
+	// serverParamTokens estimates what the added "server" parameter costs.
+	serverParamTokens = 20
 )
 
 // Config configures a subagent. Servers and Model are required.
@@ -47,6 +54,9 @@ type Config struct {
 	Name string
 	// ContextWindow of the model in tokens, for auto mode; default 131072.
 	ContextWindow int
+	// ToolBudget bounds the slice's preloaded tool definitions in mode on
+	// (default 8000 tokens); kinds over it start with core tools only.
+	ToolBudget int
 	// Catalog, if set, is used instead of building one from the Mux (and the
 	// fleet file's kind_settings). Share one across subagents to save work.
 	Catalog *catalog.Catalog
@@ -173,21 +183,64 @@ func openSession(cat *catalog.Catalog, cfg Config) (*catalog.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, e := range cat.Entries() {
-		if !catalog.Permitted(e, s.Scopes()) {
-			continue
-		}
-		for _, srv := range e.Servers {
-			if slices.Contains(cfg.Servers, srv) {
-				names = append(names, srv+"."+e.Tool)
-			}
-		}
-	}
-	if _, err := s.Load(names); err != nil {
+	if _, err := s.Load(preload(cat, s.Scopes(), cfg.Servers, cfg.ToolBudget)); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// preload picks the slice tools to activate up front in mode on: kind by
+// kind, cheapest first, every permitted tool of the kind's slice servers
+// while the running total of definitions stays within budget. A kind that
+// does not fit keeps only its core tools active (kind_settings.core_tools);
+// the rest stay in the deferred catalog, one loadTools away. This keeps a
+// 3-server slice with a 63-tool GitLab under 10k tokens.
+func preload(cat *catalog.Catalog, scopes, servers []string, budget int) []string {
+	if budget <= 0 {
+		budget = DefaultToolBudget
+	}
+	type kindCost struct {
+		kind  string
+		names []string
+		cost  int
+	}
+	byKind := map[string]*kindCost{}
+	var order []*kindCost
+	for _, e := range cat.Entries() {
+		if !catalog.Permitted(e, scopes) {
+			continue
+		}
+		var names []string
+		for _, srv := range e.Servers {
+			if slices.Contains(servers, srv) {
+				names = append(names, srv+"."+e.Tool)
+			}
+		}
+		if names == nil {
+			continue
+		}
+		kc := byKind[e.Kind]
+		if kc == nil {
+			kc = &kindCost{kind: e.Kind}
+			byKind[e.Kind] = kc
+			order = append(order, kc)
+		}
+		kc.names = append(kc.names, names...)
+		if t, ok := cat.Tool(e.Kind, e.Tool); ok {
+			kc.cost += tokens.MCPTools([]mcp.Tool{t}) + serverParamTokens
+		}
+	}
+	slices.SortStableFunc(order, func(a, b *kindCost) int { return a.cost - b.cost })
+	var out []string
+	used := 0
+	for _, kc := range order {
+		if used+kc.cost > budget {
+			continue
+		}
+		used += kc.cost
+		out = append(out, kc.names...)
+	}
+	return out
 }
 
 func permittedServers(s *catalog.Session) []string {
@@ -210,7 +263,14 @@ func (sa *Subagent) instruction() string {
 	if in == "" {
 		in = defaultInstruction
 	}
-	in += "\n\n" + slicePrompt(sa.cfg.Servers, func(s string) string { k, _ := sa.mx.KindOf(s); return k })
+	on := map[string]bool{}
+	for _, r := range sa.sess.Active() {
+		for _, srv := range r.Servers {
+			on[srv] = true
+		}
+	}
+	kindOf := func(s string) string { k, _ := sa.mx.KindOf(s); return k }
+	in += "\n\n" + slicePrompt(sa.cfg.Servers, kindOf, func(s string) bool { return on[s] })
 	if block := sa.sess.CatalogBlock(); block != "" {
 		in += "\n\n" + catalogPrompt(block)
 	}
