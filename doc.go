@@ -33,6 +33,47 @@
 // text is written for a model: what was wrong, at which JSON path, and what to
 // send instead.
 //
+// # Health
+//
+// A server is up, down (with the reason) or connecting, as [Mux.Status]
+// reports with its reconnect count and the time of the last change. A
+// server goes down when its stdio process exits (watched through an
+// inherited pipe, so SIGKILL is seen at once), when a call fails in
+// transport, or when the periodic tools/list probe fails ([WithHealthInterval];
+// Ping is a no-op on the 2026 protocol). It reconnects with exponential
+// backoff and full jitter, capped at 30s; its new tool list replaces the old
+// one atomically. Calls to a down server fail at once with server_down.
+//
+// # Limits
+//
+// Each server has max_in_flight call slots; a call waits for one at most
+// the queue timeout ([WithQueueTimeout], default 10s, overloaded) and then
+// runs under the call timeout. When a call's ctx ends, mcp-go sends
+// notifications/cancelled, so the server stops too. After consecutive
+// timeouts or transport errors the server's circuit opens
+// ([WithCircuitBreaker], default 5 failures, 30s): calls fail with
+// circuit_open naming the server and when calls resume, until one trial
+// call succeeds. tools/call is never retried.
+//
+// # Large results
+//
+// A result whose text is over the kind's offload_tokens (default 8000 o200k
+// tokens) is kept in a [ResultStore] (default: in memory, LRU, 1h, 256 MiB)
+// and replaced by a preview with its size and handle. [Mux.ReadResult] and
+// [Mux.GrepResult] read it back in bounded pieces; [Mux.Offloading] tells
+// adapters to offer them as tools. A byte count decides first: only texts
+// near the threshold are tokenized.
+//
+// # Tool output is data
+//
+// Every text block of a result is returned in a <tool_output server=…
+// tool=…> envelope, and text inside it that imitates instructions, role
+// turns, chat-template tokens or tool-call JSON is escaped in place as
+// "[defused: …]" ([WithoutNeutralize] turns this off). Schemas are
+// untrusted too: a tool whose schema is invalid, too deep, too large or
+// refers to a remote $ref is unusable (tool_unusable), never fetched, and
+// listed by [Mux.Problems] with odd and colliding tool names.
+//
 // # Why the multiplexer is the root package
 //
 // It is what every user constructs first, and everything else (catalog,
