@@ -26,11 +26,15 @@
 //	    offloading of large results).
 //	tokens       --config F [--json] [--servers a,b,c] [--scopes s,…]
 //	    o200k token figures: full_tokens (the sum over servers of each
-//	    server's tools serialized as one chat API tools array), kinds_tokens
-//	    ("kind (servers): tool, …" lines), orchestrator_tokens (the overview),
-//	    catalog_tokens (the deferred catalog block of the whole fleet),
-//	    per_server, and with --servers subagent_tokens (the slice's active
-//	    tools, one per kind, plus its catalog block).
+//	    server's tools serialized as one chat API tools array, so it equals
+//	    the sum of per_server), kinds_tokens ("kind (servers): tool, …"
+//	    lines, no schemas), orchestrator_tokens (the overview),
+//	    catalog_tokens (the deferred catalog block of the whole fleet at the
+//	    default budget, mode on), per_server, and with --servers
+//	    subagent_tokens: what a sub-agent over that slice is sent first
+//	    (subagent.SliceTokens: folded tools, loadTools/searchTools, and the
+//	    instruction with its catalog block), detailed under "subagent".
+//	    --scopes (default all) applies to the catalog and sub-agent figures.
 //	search       --config F [--k N] [--scopes s,…] [--json] QUERY
 //	    BM25 search over every tool the scopes permit (default all); --json
 //	    prints [{kind, tool, servers, line, score, …}].
