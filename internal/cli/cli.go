@@ -52,7 +52,8 @@ func Run(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.W
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(rest) > 0 && name == "help" {
-			return Run(ctx, env, stdin, stdout, stderr, []string{rest[0], "-h"})
+			// Asked-for help goes to stdout, so it can be paged.
+			return Run(ctx, env, stdin, stdout, stdout, []string{rest[0], "-h"})
 		}
 		usage(stdout, cmds)
 		return nil

@@ -190,7 +190,7 @@ func TestUsage(t *testing.T) {
 		{name: "no args", args: nil, code: 2, stderr: []string{"usage: mcpfleet <command>", "eval-search"}},
 		{name: "help", args: []string{"help"}, code: 0, stdout: []string{"overview", "tools", "call", "tokens", "search", "eval-search", "catalog", "status"}},
 		{name: "-h", args: []string{"-h"}, code: 0, stdout: []string{"commands:"}},
-		{name: "help call", args: []string{"help", "call"}, code: 0, stderr: []string{"usage: mcpfleet call", "-config"}},
+		{name: "help call", args: []string{"help", "call"}, code: 0, stdout: []string{"usage: mcpfleet call", "-config"}},
 		{name: "subcommand -h", args: []string{"tokens", "-h"}, code: 0, stderr: []string{"-servers"}},
 		{name: "typo", args: []string{"tokns"}, code: 2, stderr: []string{`unknown command "tokns"; did you mean "tokens"?`}},
 		{name: "prefix", args: []string{"eval"}, code: 2, stderr: []string{`did you mean "eval-search"?`}},
