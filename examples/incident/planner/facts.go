@@ -181,13 +181,19 @@ func factsOf(t turn) []string {
 		}
 		return []string{fmt.Sprintf("%s/%v: %d pods in CrashLoopBackOff (%s)", srv, t.args["namespace"], len(m), strings.Join(names, ", "))}
 	case "pods_log", "SearchIndexTool":
+		// Facts name what was read, never the tool: answers go to the
+		// orchestrator, which plans by kind and server only.
+		what := "log search on " + srv
+		if toolOf(t.name) == "pods_log" {
+			what = fmt.Sprintf("log of %v on %s", t.args["pod_name"], srv)
+		}
 		var out []string
 		if h, ok := offloadHandle(t.result); ok {
-			out = append(out, fmt.Sprintf("%s.%s result offloaded as %s (kept out of the context)", srv, toolOf(t.name), h))
+			out = append(out, fmt.Sprintf("%s: too large, offloaded as %s (kept out of the context)", what, h))
 		}
 		// The last error line: in a crash log, the one that ended the run.
 		if ms := errMsgRe.FindAllString(t.result, -1); len(ms) > 0 {
-			out = append(out, fmt.Sprintf("%s.%s: %s", srv, toolOf(t.name), ms[len(ms)-1]))
+			out = append(out, fmt.Sprintf("%s: %s", what, ms[len(ms)-1]))
 		}
 		return out
 	case "grepResult":
