@@ -223,9 +223,12 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	}
 	// Waiting for a slot has its own bound: a queue behind a slow server
 	// must not eat the call's own timeout, nor wait forever.
-	qctx, qcancel := context.WithTimeout(ctx, m.opts.queueTimeout)
-	err := sc.sem.Acquire(qctx, 1)
-	qcancel()
+	var err error
+	if !sc.sem.TryAcquire(1) { // the usual case costs no timer
+		qctx, qcancel := context.WithTimeout(ctx, m.opts.queueTimeout)
+		err = sc.sem.Acquire(qctx, 1)
+		qcancel()
+	}
 	if err != nil {
 		sc.brk.done(false, time.Now()) // release a half-open trial slot
 		if ctx.Err() != nil {
