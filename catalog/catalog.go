@@ -102,6 +102,10 @@ type Catalog struct {
 	// introCost and namesOnlyCost are the token costs of the fixed texts.
 	introCost, namesOnlyCost int
 
+	// convs is the default ActivationStore of the catalog's sessions: the
+	// one mutable part of a Catalog, safe for concurrent use.
+	convs MemoryStore
+
 	embedder Embedder
 	embedMu  sync.Mutex
 	vectors  [][]float64 // per entry; nil until computed

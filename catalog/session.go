@@ -2,11 +2,15 @@ package catalog
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -42,6 +46,19 @@ type SessionConfig struct {
 	// ContextWindow is the model's context window in tokens; 0 means
 	// DefaultContextWindow.
 	ContextWindow int
+
+	// ID names the session in telemetry; empty means a random ID.
+	ID string
+	// ConversationID, if set, makes loads outlive the run: the session
+	// starts with every tool earlier sessions of the conversation loaded
+	// (in mode on; mode off has nothing to load), and saves its own loads.
+	// Empty means loads live for this session only.
+	ConversationID string
+	// Store keeps conversations' loads; nil means the catalog's own
+	// in-memory store, shared by every session of the catalog.
+	Store ActivationStore
+	// Recorder, if set, receives every search, load and gate decision.
+	Recorder Recorder
 }
 
 // Ref is an active (kind, tool) and the servers it may be called on.
@@ -62,6 +79,11 @@ type Session struct {
 	reason    string
 	permitted []bool // per entry
 
+	id    string
+	conv  string
+	store ActivationStore
+	rec   Recorder
+
 	mu     sync.Mutex
 	active []map[string]bool // per entry: servers it is active on
 	// gen counts changes to active; block is the catalog rendered at
@@ -70,11 +92,24 @@ type Session struct {
 	block         string
 }
 
-// NewSession resolves cfg against the catalog. Unknown servers, and
-// servers with no tool the scopes permit, are rejected with a
-// *SessionError that lists the valid servers.
+// NewSession is NewSessionContext with context.Background().
 func (c *Catalog) NewSession(cfg SessionConfig) (*Session, error) {
-	s := &Session{c: c, scopes: slices.Clone(cfg.Scopes)}
+	return c.NewSessionContext(context.Background(), cfg)
+}
+
+// NewSessionContext resolves cfg against the catalog. Unknown servers, and
+// servers with no tool the scopes permit, are rejected with a
+// *SessionError that lists the valid servers. With a ConversationID, ctx
+// bounds reading the conversation's loads from the store; if that fails,
+// the session is returned with a *StoreError and starts without them.
+func (c *Catalog) NewSessionContext(ctx context.Context, cfg SessionConfig) (*Session, error) {
+	s := &Session{c: c, scopes: slices.Clone(cfg.Scopes), id: cfg.ID, conv: cfg.ConversationID, store: cfg.Store, rec: cfg.Recorder}
+	if s.id == "" {
+		s.id = randomID()
+	}
+	if s.store == nil {
+		s.store = &c.convs
+	}
 	if s.scopes == nil {
 		s.scopes = []string{ScopeRead}
 	}
@@ -147,7 +182,27 @@ func (c *Catalog) NewSession(cfg SessionConfig) (*Session, error) {
 			}
 		}
 	}
+	if s.conv == "" || mode == ModeOff {
+		return s, nil
+	}
+	names, err := s.store.Load(ctx, s.conv)
+	if err != nil {
+		return s, &StoreError{Op: StoreOpLoad, Conversation: s.conv, Err: err}
+	}
+	if len(names) > 0 {
+		s.mu.Lock()
+		_, lerr := s.loadLocked(ctx, names, true)
+		s.mu.Unlock()
+		_ = lerr // tools that vanished or the scopes no longer permit stay unloaded
+	}
 	return s, nil
+}
+
+// randomID returns 16 hex digits for a session without an ID.
+func randomID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // parseMode returns the mode and, for auto, the token threshold.
@@ -198,6 +253,12 @@ func (s *Session) Reason() string { return s.reason }
 // MetaTools reports whether loadTools and searchTools are offered: only in
 // mode on.
 func (s *Session) MetaTools() bool { return s.mode == ModeOn }
+
+// ID returns the session's telemetry ID.
+func (s *Session) ID() string { return s.id }
+
+// ConversationID returns SessionConfig.ConversationID.
+func (s *Session) ConversationID() string { return s.conv }
 
 // Scopes returns the session's scopes.
 func (s *Session) Scopes() []string { return slices.Clone(s.scopes) }
@@ -255,17 +316,37 @@ type LoadResult struct {
 	AlreadyActive []string `json:"already_active"`
 }
 
-// Load is the loadTools meta-tool. Each name is "tool", "kind.tool" or
-// "server.tool" (the last activates that server only). Valid names are
+// Load is LoadContext with context.Background().
+func (s *Session) Load(names []string) (LoadResult, error) {
+	return s.LoadContext(context.Background(), names)
+}
+
+// LoadContext is the loadTools meta-tool. Each name is "tool", "kind.tool"
+// or "server.tool" (the last activates that server only). Valid names are
 // loaded even when others fail; the failures come back as a *LoadError.
 // Names the scopes do not permit are reported exactly like unknown names.
 // Loading is idempotent. Load works in every mode; in mode off the model
 // is offered no loadTools, so only the caller can load.
-func (s *Session) Load(names []string) (LoadResult, error) {
-	res := LoadResult{Loaded: []string{}, AlreadyActive: []string{}}
-	lerr := &LoadError{}
+//
+// With a ConversationID the newly loaded names are saved to the store;
+// a store failure comes back as a *StoreError (joined with any
+// *LoadError), after the tools were loaded.
+func (s *Session) LoadContext(ctx context.Context, names []string) (LoadResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	res, err := s.loadLocked(ctx, names, false)
+	if perr := s.persistLocked(ctx, res.Loaded); perr != nil {
+		return res, errors.Join(err, perr)
+	}
+	return res, err
+}
+
+// loadLocked loads names and records the event; restored marks a restore
+// from the activation store. The caller holds s.mu.
+func (s *Session) loadLocked(ctx context.Context, names []string, restored bool) (LoadResult, error) {
+	res := LoadResult{Loaded: []string{}, AlreadyActive: []string{}}
+	lerr := &LoadError{}
+	var ev []LoadedName
 	seen := map[string]bool{}
 	for _, raw := range names {
 		name := strings.TrimSpace(raw)
@@ -276,6 +357,7 @@ func (s *Session) Load(names []string) (LoadResult, error) {
 		d, servers, prob := s.resolve(name)
 		if prob != nil {
 			lerr.Problems = append(lerr.Problems, *prob)
+			ev = append(ev, LoadedName{Name: name, Status: prob.Reason})
 			continue
 		}
 		added := false
@@ -284,11 +366,17 @@ func (s *Session) Load(names []string) (LoadResult, error) {
 				added = true
 			}
 		}
+		status := LoadStatusAlreadyActive
 		if added {
 			res.Loaded = append(res.Loaded, name)
+			status = LoadStatusLoaded
 		} else {
 			res.AlreadyActive = append(res.AlreadyActive, name)
 		}
+		ev = append(ev, LoadedName{Name: name, Tool: s.c.entries[d].Key(), Status: status})
+	}
+	if s.rec != nil && len(ev) > 0 {
+		s.rec.RecordLoad(ctx, LoadEvent{Time: time.Now(), Session: s.id, Conversation: s.conv, Names: ev, Restored: restored})
 	}
 	if len(lerr.Problems) > 0 {
 		return res, lerr
@@ -393,6 +481,13 @@ func (s *Session) displayName(d int) string {
 // entries. k defaults to 5, at most 20.
 func (s *Session) Search(ctx context.Context, query string, k int) []Hit {
 	res := s.c.search(ctx, query, k, func(d int) bool { return s.permitted[d] })
+	if s.rec != nil {
+		keys := make([]string, len(res))
+		for i, r := range res {
+			keys[i] = s.c.entries[r.doc].Key()
+		}
+		s.rec.RecordSearch(ctx, SearchEvent{Time: time.Now(), Session: s.id, Conversation: s.conv, Query: query, K: k, Results: keys})
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	hits := make([]Hit, len(res))
@@ -407,10 +502,34 @@ func (s *Session) Search(ctx context.Context, query string, k int) []Hit {
 	return hits
 }
 
-// Allow is the execution gate: nil only if tool is active on server in
-// this session and the scopes permit it. Otherwise a *GateError whose text
-// tells the model what to do next.
+// Allow is AllowContext with context.Background().
 func (s *Session) Allow(server, tool string) error {
+	return s.AllowContext(context.Background(), server, tool)
+}
+
+// AllowContext is the execution gate: nil only if tool is active on server
+// in this session and the scopes permit it. Otherwise a *GateError whose
+// text tells the model what to do next. Every decision goes to the
+// Recorder, so telemetry knows which loaded tools were then called.
+func (s *Session) AllowContext(ctx context.Context, server, tool string) error {
+	err := s.allow(server, tool)
+	if s.rec != nil {
+		ev := CallEvent{Time: time.Now(), Session: s.id, Conversation: s.conv, Server: server, Tool: tool, Allowed: err == nil}
+		if kind, ok := s.c.serverKind[server]; ok {
+			if _, found := s.c.byKey[kind+"."+tool]; found {
+				ev.Tool = kind + "." + tool
+			}
+		}
+		var ge *GateError
+		if errors.As(err, &ge) {
+			ev.Reason = ge.Reason
+		}
+		s.rec.RecordCall(ctx, ev)
+	}
+	return err
+}
+
+func (s *Session) allow(server, tool string) error {
 	c := s.c
 	kind, ok := c.serverKind[server]
 	d, found := c.byKey[kind+"."+tool]
