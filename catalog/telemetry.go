@@ -160,7 +160,9 @@ type LogLineError struct {
 	Err  error
 }
 
-func (e *LogLineError) Error() string { return fmt.Sprintf("catalog: telemetry log line %d: %v", e.Line, e.Err) }
+func (e *LogLineError) Error() string {
+	return fmt.Sprintf("catalog: telemetry log line %d: %v", e.Line, e.Err)
+}
 
 func (e *LogLineError) Unwrap() error { return e.Err }
 
