@@ -38,7 +38,7 @@ type subagentView struct {
 	Loaded  []string   `json:"loaded,omitempty"`
 	// Offloaded names the handles of results kept out of the context.
 	Offloaded []string `json:"offloaded,omitempty"`
-	Duration  time.Duration
+	Duration  time.Duration `json:"duration_ns"`
 	// ModelCalls are the tool names the subagent's model saw on each call.
 	ModelTools [][]string `json:"model_tools"`
 }
