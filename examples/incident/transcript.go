@@ -37,7 +37,7 @@ type subagentView struct {
 	Error   string     `json:"error,omitempty"`
 	Loaded  []string   `json:"loaded,omitempty"`
 	// Offloaded names the handles of results kept out of the context.
-	Offloaded []string `json:"offloaded,omitempty"`
+	Offloaded []string      `json:"offloaded,omitempty"`
 	Duration  time.Duration `json:"duration_ns"`
 	// ModelCalls are the tool names the subagent's model saw on each call.
 	ModelTools [][]string `json:"model_tools"`
