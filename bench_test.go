@@ -21,35 +21,49 @@ import (
 func BenchmarkCallTool(b *testing.B) {
 	args := map[string]any{"name": "api-7f9c", "namespace": "prod", "tailLines": 100}
 	raw, _ := json.Marshal(args)
-	b.Run("direct", func(b *testing.B) {
-		c, err := client.NewInProcessClient(testfleet.NewServer("k8s-1", testfleet.Options{}))
-		if err != nil {
-			b.Fatal(err)
+	// direct-listed is direct after one tools/list, as every real client
+	// does: mcp-go then derives Mcp-Param-* headers from the cached schema
+	// on each call, which the Mux, having listed tools, always pays.
+	for _, listed := range []bool{false, true} {
+		name := "direct"
+		if listed {
+			name = "direct-listed"
 		}
-		defer c.Close()
-		if err := c.Start(b.Context()); err != nil {
-			b.Fatal(err)
-		}
-		init := mcp.InitializeRequest{}
-		init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-		if _, err := c.Initialize(b.Context(), init); err != nil {
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		defer reportCPU(b)()
-		for b.Loop() {
-			req := mcp.CallToolRequest{}
-			req.Params.Name = "pods_log"
-			// Decoding is part of the work either way: the model's
-			// arguments arrive as JSON.
-			var a map[string]any
-			_ = json.Unmarshal(raw, &a)
-			req.Params.Arguments = a
-			if _, err := c.CallTool(b.Context(), req); err != nil {
+		b.Run(name, func(b *testing.B) {
+			c, err := client.NewInProcessClient(testfleet.NewServer("k8s-1", testfleet.Options{}))
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
+			defer c.Close()
+			if err := c.Start(b.Context()); err != nil {
+				b.Fatal(err)
+			}
+			init := mcp.InitializeRequest{}
+			init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
+			if _, err := c.Initialize(b.Context(), init); err != nil {
+				b.Fatal(err)
+			}
+			if listed {
+				if _, err := c.ListTools(b.Context(), mcp.ListToolsRequest{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for b.Loop() {
+				req := mcp.CallToolRequest{}
+				req.Params.Name = "pods_log"
+				// Decoding is part of the work either way: the model's
+				// arguments arrive as JSON.
+				var a map[string]any
+				_ = json.Unmarshal(raw, &a)
+				req.Params.Arguments = a
+				if _, err := c.CallTool(b.Context(), req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	// mux is the default: neutralization envelope and offload check on.
 	// mux-bare turns both off, to show what they cost on a small result.
 	for _, v := range []struct {

@@ -146,11 +146,18 @@ func (n *Neutralizer) match(s string, i int, lineStart bool, buf *[12]byte) int 
 			j++
 		}
 		if j < len(win) && win[j] == '"' {
-			if loc := n.jsonCall.FindStringIndex(win); loc != nil {
-				return i + loc[1]
-			}
-			if loc := n.jsonName.FindStringIndex(win); loc != nil {
-				return i + loc[1]
+			// Only a few first keys can start a tool call; most JSON
+			// objects are dismissed here without a regexp.
+			key, _, _ := strings.Cut(win[j+1:], `"`)
+			switch strings.ToLower(key) {
+			case "tool_calls", "function_call", "tool_use", "tool_call":
+				if loc := n.jsonCall.FindStringIndex(win); loc != nil {
+					return i + loc[1]
+				}
+			case "name", "tool", "function":
+				if loc := n.jsonName.FindStringIndex(win); loc != nil {
+					return i + loc[1]
+				}
 			}
 		}
 	case c == '"':
