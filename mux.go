@@ -287,9 +287,13 @@ func (m *Mux) healthLoop() {
 		case <-m.life.Done():
 			return
 		case <-t.C:
+			// In parallel: one hung server must not delay the others'
+			// probes by its connect timeout.
+			var wg sync.WaitGroup
 			for _, name := range m.names {
-				m.servers[name].probe()
+				wg.Go(m.servers[name].probe)
 			}
+			wg.Wait()
 		}
 	}
 }

@@ -401,3 +401,22 @@ func TestQueueTimeout(t *testing.T) {
 		t.Errorf("the slot holder failed: %v", err)
 	}
 }
+
+// TestProbeDetectsQuietDeath: a server that stops answering between calls
+// is found by the periodic tools/list probe, marked down with the reason,
+// and reconnected once it answers again.
+func TestProbeDetectsQuietDeath(t *testing.T) {
+	url, f := testfleet.ServeFaulty(t, testfleet.NewServer("quiet", testfleet.Options{}))
+	cfg := &config.Fleet{Servers: []config.Server{{Name: "quiet", Kind: "test", Transport: "http", URL: url, ConnectTimeout: time.Second}}}
+	mx := newMux(t, cfg, mcpfleet.WithHealthInterval(100*time.Millisecond))
+	f.Set(testfleet.Fault500, "")
+	waitFor(t, 5*time.Second, "the probe to mark quiet down", func() bool { return statusOf(mx, "quiet").State == mcpfleet.StateDown })
+	if st := statusOf(mx, "quiet"); !strings.Contains(st.LastError, "health probe") {
+		t.Errorf("down reason = %q, want the probe's error", st.LastError)
+	}
+	f.Set(testfleet.FaultNone, "")
+	waitFor(t, 15*time.Second, "quiet back", func() bool {
+		s := statusOf(mx, "quiet")
+		return s.State == mcpfleet.StateUp && s.Reconnects == 1
+	})
+}
