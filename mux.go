@@ -51,7 +51,9 @@ type Mux struct {
 // snapshot is an immutable view of the fleet's tools, swapped atomically
 // whenever a tool list changes.
 type snapshot struct {
-	groups []kindgroups.Group
+	groups  []kindgroups.Group
+	servers []kindgroups.Server // in m.names order, the lists groups were folded from
+	index   map[string]int      // server name -> position in servers
 }
 
 // New connects every server of cfg at once and returns when all have
@@ -109,7 +111,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		m.names = append(m.names, s.Name)
 	}
 	sort.Strings(m.names)
-	m.snap.Store(&snapshot{})
+	m.rebuild() // every server listed, with no tools yet
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(o.connectLimit)
@@ -231,7 +233,13 @@ func (m *Mux) KindGroups() []kindgroups.Group { return m.snap.Load().groups }
 func (m *Mux) Overview() string { return kindgroups.Overview(m.KindGroups()) }
 
 // Servers returns each server's current tool list, for building catalogs.
-func (m *Mux) Servers() []kindgroups.Server {
+//
+// Servers, Tools, Tool and KindGroups read one snapshot, so they always
+// agree with each other; a call may see a newer list a moment earlier.
+func (m *Mux) Servers() []kindgroups.Server { return slices.Clone(m.snap.Load().servers) }
+
+// current reads every server's tool list now.
+func (m *Mux) current() []kindgroups.Server {
 	out := make([]kindgroups.Server, 0, len(m.names))
 	for _, name := range m.names {
 		sc := m.servers[name]
@@ -242,24 +250,26 @@ func (m *Mux) Servers() []kindgroups.Server {
 
 // Tools returns the tools of one server, in the server's order.
 func (m *Mux) Tools(server string) ([]mcp.Tool, error) {
-	sc, err := m.resolveServer(server, "")
-	if err != nil {
+	if _, err := m.resolveServer(server, ""); err != nil {
 		return nil, err
 	}
-	return sc.toolList(), nil
+	snap := m.snap.Load()
+	return snap.servers[snap.index[server]].Tools, nil
 }
 
 // Tool returns one tool's definition.
 func (m *Mux) Tool(server, tool string) (mcp.Tool, bool) {
-	sc, ok := m.servers[server]
+	snap := m.snap.Load()
+	i, ok := snap.index[server]
 	if !ok {
 		return mcp.Tool{}, false
 	}
-	t := sc.tool(tool)
-	if t == nil {
-		return mcp.Tool{}, false
+	for _, t := range snap.servers[i].Tools {
+		if t.Name == tool {
+			return t, true
+		}
 	}
-	return t.def, true
+	return mcp.Tool{}, false
 }
 
 // KindOf returns the kind of a server.
@@ -275,7 +285,12 @@ func (m *Mux) KindOf(server string) (string, bool) {
 func (m *Mux) rebuild() {
 	m.snapMu.Lock()
 	defer m.snapMu.Unlock()
-	m.snap.Store(&snapshot{groups: kindgroups.Fold(m.Servers())})
+	servers := m.current()
+	index := make(map[string]int, len(servers))
+	for i, s := range servers {
+		index[s.Name] = i
+	}
+	m.snap.Store(&snapshot{groups: kindgroups.Fold(servers), servers: servers, index: index})
 }
 
 func (m *Mux) healthLoop() {
