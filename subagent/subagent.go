@@ -143,6 +143,11 @@ func prepare(ctx context.Context, mx *mcpfleet.Mux, cfg Config) (*Subagent, erro
 	sa := &Subagent{mx: mx, cfg: cfg, sess: sess, tools: map[string]*mcpeino.Tool{}, run: &runState{}}
 	sa.plan = mcpeino.Fold(mx.KindGroups(), mx.Tool)
 	for _, s := range sa.plan.Specs {
+		// Tools no scope permits are left out of the ToolsNode: the gate
+		// would refuse them anyway, and each costs a schema conversion.
+		if e, ok := cat.Lookup(s.Kind, s.Tool); ok && !catalog.Permitted(e, sess.Scopes()) {
+			continue
+		}
 		t, err := mcpeino.NewTool(mx, s, sa.record)
 		if err != nil {
 			return nil, fmt.Errorf("subagent: %w", err)

@@ -141,7 +141,7 @@ func toolResult(msgs []*schema.Message, name string) string {
 // TestToolErrorsAreText: a failing tool and a timing-out tool come back as
 // text and the run goes on to an answer.
 func TestToolErrorsAreText(t *testing.T) {
-	mx, _ := newFleet(t, srv{name: "k8s-1", kind: "kubernetes", timeout: 300 * time.Millisecond})
+	mx, _ := newFleet(t, srv{name: "k8s-1", kind: "kubernetes", timeout: time.Second})
 	m := einotest.New(
 		einotest.Calls(
 			einotest.Call("fail", map[string]any{"server": "k8s-1"}),
