@@ -28,4 +28,3 @@ func fleet23() []srv {
 		{name: "notion", kind: "notion", fixture: "notion"},
 	}
 }
-
