@@ -208,11 +208,22 @@ func (m *Mux) Close() error {
 	if !m.closed.CompareAndSwap(false, true) {
 		return nil
 	}
+	// Mark every server closed before cancelling the lifetime context: that
+	// cancel kills stdio children, and their exit watches must find the
+	// server closed, not mark it down and start a reconnect during Wait.
+	clients := make(map[string]interface{ Close() error }, len(m.names))
+	for _, name := range m.names {
+		if c := m.servers[name].markClosed(); c != nil {
+			clients[name] = c
+		}
+	}
 	m.cancel()
 	var errs []error
 	for _, name := range m.names {
-		if err := m.servers[name].close(); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		if c, ok := clients[name]; ok {
+			if err := c.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			}
 		}
 	}
 	m.wg.Wait()

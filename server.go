@@ -411,15 +411,14 @@ func sameTools(have, got []mcp.Tool) bool {
 	return true
 }
 
-func (sc *serverConn) close() error {
+// markClosed marks the server closed and hands back its client, if any, for
+// the caller to close.
+func (sc *serverConn) markClosed() *client.Client {
 	sc.mu.Lock()
+	defer sc.mu.Unlock()
 	c := sc.client
 	sc.client, sc.state, sc.changed = nil, StateClosed, time.Now()
-	sc.mu.Unlock()
-	if c != nil {
-		return c.Close()
-	}
-	return nil
+	return c
 }
 
 func (sc *serverConn) status() ServerStatus {
