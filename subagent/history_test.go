@@ -240,7 +240,8 @@ func TestHistoryStaleTools(t *testing.T) {
 			}
 		}
 	}
-	if got := toolResult(calls[1].Messages, "list_commits"); !strings.Contains(got, "REJECTED list_commits: no such tool") {
+	msgs := calls[1].Messages
+	if got := msgs[len(msgs)-1].Content; !strings.Contains(got, "REJECTED list_commits: no such tool") {
 		t.Errorf("stale call answered %q", got)
 	}
 }
