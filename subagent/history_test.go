@@ -240,8 +240,13 @@ func TestHistoryStaleTools(t *testing.T) {
 			}
 		}
 	}
-	msgs := calls[1].Messages
-	if got := msgs[len(msgs)-1].Content; !strings.Contains(got, "REJECTED list_commits: no such tool") {
+	var got string
+	for _, msg := range calls[1].Messages {
+		if msg.Role == schema.Tool {
+			got = msg.Content // the last one answers the new call
+		}
+	}
+	if !strings.Contains(got, "REJECTED list_commits: no such tool") {
 		t.Errorf("stale call answered %q", got)
 	}
 }
