@@ -73,7 +73,9 @@ func investigate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		fmt.Fprintf(out, "  %s %s\n", st.red("down"), d)
 	}
 	cat := newCatalog(mx)
-	res.Tokens = measureFleet(mx, cat)
+	if res.Tokens, err = measureFleet(ctx, mx, cat); err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "%s they fold into %d kinds; the orchestrator is shown only this overview (%d tokens):\n",
 		st.green("✓"), res.Fleet.Kinds, res.Tokens.OrchestratorTokens)
 	for _, l := range strings.Split(strings.TrimRight(res.Fleet.Overview, "\n"), "\n") {

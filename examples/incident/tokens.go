@@ -1,21 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/cloudwego/eino/schema"
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/mcpfleet/mcpfleet"
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
-	"github.com/mcpfleet/mcpfleet/kindgroups"
 	"github.com/mcpfleet/mcpfleet/subagent"
+	"github.com/mcpfleet/mcpfleet/tokenreport"
 )
 
 // TokenTable is the closing table: what each view of the fleet costs a
@@ -48,26 +46,18 @@ type SubagentRow struct {
 	subagent.SliceCost
 }
 
-// o200k is the tokenizer, built once: parsing the embedded vocabulary is slow.
-//
-// TODO(#5): this duplicates internal/tokens, which examples may not import.
-// Replace it with the public token package once there is one; main_test
-// checks the figures against `mcpfleet tokens --json` meanwhile.
-var o200k = sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.O200kBase) })
-
-func countTokens(s string) int {
-	c, err := o200k()
+// measureFleet fills the fleet-wide rows of the table, exactly as
+// `mcpfleet tokens` computes them.
+func measureFleet(ctx context.Context, mx *mcpfleet.Mux, cat *catalog.Catalog) (TokenTable, error) {
+	r, err := tokenreport.Measure(ctx, mx, tokenreport.Options{Catalog: cat})
 	if err != nil {
-		panic("o200k vocabulary unavailable: " + err.Error()) // embedded: a build defect
+		return TokenTable{}, err
 	}
-	n, err := c.Count(s)
-	if err != nil {
-		panic(err)
-	}
-	return n
+	return TokenTable{Servers: r.Servers, Pairs: r.Pairs, UniqueTools: r.UniqueTools, FullTokens: r.FullTokens,
+		KindsTokens: r.KindsTokens, OrchestratorTokens: r.OrchestratorTokens, CatalogTokens: r.CatalogTokens}, nil
 }
 
-// chatTool is an MCP tool as a chat API sends it to a model.
+// chatTool is a tool as a chat API sends it to a model.
 type chatTool struct {
 	Type     string       `json:"type"`
 	Function chatFunction `json:"function"`
@@ -77,53 +67,6 @@ type chatFunction struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
-}
-
-// toolsTokens counts tools as one chat-API tools array with exact schemas.
-func toolsTokens(tools []mcp.Tool) int {
-	if len(tools) == 0 {
-		return 0
-	}
-	cts := make([]chatTool, len(tools))
-	for i, t := range tools {
-		schema := t.RawInputSchema
-		if len(schema) == 0 {
-			schema, _ = json.Marshal(t.InputSchema)
-		}
-		cts[i] = chatTool{Type: "function", Function: chatFunction{Name: t.Name, Description: t.Description, Parameters: schema}}
-	}
-	b, err := json.Marshal(cts)
-	if err != nil {
-		return 0
-	}
-	return countTokens(string(b))
-}
-
-// kindLines is the per-kind view without schemas.
-func kindLines(groups []kindgroups.Group) string {
-	var b strings.Builder
-	for _, g := range groups {
-		fmt.Fprintf(&b, "%s (%s): %s\n", g.Kind, strings.Join(g.Servers, ", "), strings.Join(g.Tools, ", "))
-	}
-	return b.String()
-}
-
-// measureFleet fills the fleet-wide rows of the table.
-func measureFleet(mx *mcpfleet.Mux, cat *catalog.Catalog) TokenTable {
-	groups := mx.KindGroups()
-	t := TokenTable{KindsTokens: countTokens(kindLines(groups)), OrchestratorTokens: countTokens(mx.Overview())}
-	for _, s := range mx.Servers() {
-		t.Servers++
-		t.Pairs += len(s.Tools)
-		t.FullTokens += toolsTokens(s.Tools)
-	}
-	for _, g := range groups {
-		t.UniqueTools += len(g.Tools)
-	}
-	if sess, err := cat.NewSession(catalog.SessionConfig{Scopes: []string{catalog.ScopeAll}, Mode: catalog.ModeOn}); err == nil {
-		t.CatalogTokens = countTokens(sess.CatalogBlock())
-	}
-	return t
 }
 
 // newCatalog builds the catalog every subagent shares.
@@ -165,10 +108,10 @@ func promptTokens(instruction string, infos []*schema.ToolInfo) int {
 		}
 		cts = append(cts, chatTool{Type: "function", Function: chatFunction{Name: in.Name, Description: in.Desc, Parameters: params}})
 	}
-	n := countTokens(instruction)
+	n := tokenreport.Count(instruction)
 	if len(cts) > 0 {
 		b, _ := json.Marshal(cts)
-		n += countTokens(string(b))
+		n += tokenreport.Count(string(b))
 	}
 	return n
 }
