@@ -2,6 +2,7 @@ package subagent_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
 	"github.com/mcpfleet/mcpfleet/config"
+	incidentfleet "github.com/mcpfleet/mcpfleet/examples/incident/fleet"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/subagent"
@@ -248,5 +250,84 @@ func TestPolicyAvoidWhen(t *testing.T) {
 		// from the MCP definition only; see the policy report for the
 		// change to activeInfos that appends "Avoid when: …".
 		t.Skipf("loaded tool description lacks avoid_when (not implemented in subagent yet): %q", desc)
+	}
+}
+
+// TestPolicyModeCosts measures what each deferred_tools mode costs the
+// first model call of a subagent over k8s-3 + prometheus-b + gitlab-a on
+// the 23-server incident fleet (examples/incident/fleet.yaml, served
+// in-process). The table it logs is catalog/README_MODES.md's.
+func TestPolicyModeCosts(t *testing.T) {
+	cfg, err := config.Load("../examples/incident/fleet.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []mcpfleet.Option{mcpfleet.WithHealthInterval(-1)}
+	for _, s := range cfg.Servers {
+		in := incidentfleet.Instance{Kind: s.KindName(), Name: s.Name, ReadOnly: slices.Contains(s.Args, "--readonly")}
+		srv, err := incidentfleet.NewServer(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts = append(opts, mcpfleet.WithInProcess(s.Name, s.KindName(), srv))
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	mx, err := mcpfleet.New(ctx, cfg, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mx.Close()
+	if n := len(mx.Servers()); n != 23 {
+		t.Fatalf("%d servers up, want 23", n)
+	}
+	slice := []string{"k8s-3", "prometheus-b", "gitlab-a"}
+	tests := []struct {
+		mode     string
+		window   int
+		wantMode string
+	}{
+		{"off", 0, "off"},
+		{"on", 0, "on"},
+		{"auto", 0, "on"},
+		// The slice alone (about 17k tokens) fits 10% of 200k, the fleet
+		// does not: a subagent's auto weighs the whole fleet, because off
+		// would cut it off from every server outside its slice.
+		{"auto", 200_000, "on"},
+		{"auto", 1_000_000, "off"},
+	}
+	var b strings.Builder
+	b.WriteString("| mode | window | resolves to | active tools | tool tokens | meta-tools | catalog block | instruction (incl. block) | first call total |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	costs := map[string]subagent.SliceCost{}
+	for _, tc := range tests {
+		c, err := subagent.SliceTokens(t.Context(), mx, subagent.Config{Servers: slice, Mode: tc.mode, ContextWindow: tc.window})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Mode != tc.wantMode {
+			t.Errorf("%s with window %d resolved to %s, want %s", tc.mode, tc.window, c.Mode, tc.wantMode)
+		}
+		window := "128k"
+		if tc.window > 0 {
+			window = fmt.Sprintf("%dk", tc.window/1000)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d | %d |\n", tc.mode, window, c.Mode, c.ActiveTools, c.Tools, c.MetaTools, c.CatalogBlock, c.Instruction, c.Total)
+		costs[fmt.Sprintf("%s/%d", tc.mode, tc.window)] = c
+	}
+	t.Logf("slice %v on the incident fleet:\n%s", slice, b.String())
+
+	on, off, wide := costs["on/0"], costs["off/0"], costs["auto/1000000"]
+	if off.MetaTools != 0 || off.CatalogBlock != 0 || on.MetaTools == 0 || on.CatalogBlock == 0 {
+		t.Errorf("off must have no catalog and no meta-tools, on both: off %+v, on %+v", off, on)
+	}
+	// Off holds every permitted slice tool; on may start gitlab with core
+	// tools only (the preload budget), never with more than off.
+	if on.ActiveTools > off.ActiveTools {
+		t.Errorf("on activates %d tools, off %d", on.ActiveTools, off.ActiveTools)
+	}
+	// Auto on a huge window activates the whole fleet: the cost deferral avoids.
+	if wide.ActiveTools <= off.ActiveTools || wide.Tools <= on.Total {
+		t.Errorf("auto on a 1M window: %+v; on: %+v", wide, on)
 	}
 }
