@@ -32,7 +32,7 @@ type KindConfig struct {
 	// ("crashloop", "rollback", "who changed"); search weights them high.
 	Aliases map[string][]string
 	// AvoidWhen maps a tool to a "don't use this when…" hint shown in
-	// search hits.
+	// search hits and, through ToolDescription, in loaded tools.
 	AvoidWhen map[string]string
 	// ToolScopes maps a tool to the scopes it requires, overriding the
 	// default derived from its annotations.

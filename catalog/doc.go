@@ -67,4 +67,27 @@
 // counts do not fit, the block goes over budget rather than hide one.
 // Token costs of lines and names are counted once at Build, and a session
 // re-renders only after a load.
+//
+// # Conversations
+//
+// Loads live for one session. With SessionConfig.ConversationID they live
+// for the conversation: each load is saved to an [ActivationStore] (the
+// catalog's in-memory [MemoryStore] unless SessionConfig.Store is set),
+// and the next session of the conversation starts with those tools
+// active, in mode on. A store failure costs persistence, never the run.
+//
+// # Negative guidance
+//
+// KindConfig.AvoidWhen ("the resource is a pod: use pods_get") tells near
+// twins apart. Search hits carry it ([Hit].AvoidWhen), and adapters append
+// it to a loaded tool's description with [ToolDescription].
+//
+// # Telemetry
+//
+// A [Recorder] (SessionConfig.Recorder) sees every searchTools query and
+// its results, every loadTools name and what it resolved to, and every
+// gate decision, so a log shows which loaded tools were then called.
+// [NewJSONLRecorder] writes JSON Lines; [ReadLog] and [AnalyzeLog] turn a
+// log into a [SearchReport] (likely false negatives, empty queries, tools
+// no search found), which `mcpfleet search-report` prints.
 package catalog

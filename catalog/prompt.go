@@ -97,3 +97,20 @@ func joinAnd(s []string, conj string) string {
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " " + conj + " " + s[len(s)-1]
 }
+
+// ToolDescription is the description an adapter gives a tool the model
+// can call: the server's description, then the kind's avoid_when hint
+// (Entry.AvoidWhen). A hint seen once in a search result is forgotten by
+// the step that picks between near twins; in the description it is in
+// view on every step.
+func ToolDescription(desc, avoidWhen string) string {
+	avoidWhen = strings.TrimSpace(avoidWhen)
+	if avoidWhen == "" {
+		return desc
+	}
+	d := strings.TrimRight(desc, " \t\r\n")
+	if d == "" {
+		return "Avoid when: " + avoidWhen
+	}
+	return d + "\n\nAvoid when: " + avoidWhen
+}
