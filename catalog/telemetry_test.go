@@ -261,3 +261,37 @@ func TestActivationScope(t *testing.T) {
 		t.Errorf("load with failing store: %+v, %v", res, err)
 	}
 }
+
+// FuzzReadLog: a log is operator input; no line makes ReadLog or
+// AnalyzeLog panic, and what ReadLog accepts it accepts again after
+// being written back by the recorder.
+func FuzzReadLog(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", "telemetry.jsonl")); err == nil {
+		f.Add(string(b))
+	}
+	f.Add(`{"type":"load","names":[{"name":"x","status":"loaded"}]}`)
+	f.Add(`{"type":"call","allowed":true}` + "\n\n" + `{"type":"search","results":null}`)
+	f.Fuzz(func(t *testing.T, log string) {
+		events, err := catalog.ReadLog(strings.NewReader(log))
+		catalog.AnalyzeLog(events)
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		rec := catalog.NewJSONLRecorder(&buf)
+		for _, ev := range events {
+			switch {
+			case ev.Search != nil:
+				rec.RecordSearch(t.Context(), *ev.Search)
+			case ev.Load != nil:
+				rec.RecordLoad(t.Context(), *ev.Load)
+			case ev.Call != nil:
+				rec.RecordCall(t.Context(), *ev.Call)
+			}
+		}
+		again, err := catalog.ReadLog(&buf)
+		if err != nil || len(again) != len(events) {
+			t.Fatalf("re-read %d of %d events: %v", len(again), len(events), err)
+		}
+	})
+}
