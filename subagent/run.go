@@ -54,6 +54,15 @@ type runState struct {
 	calls  []mcpeino.CallRecord
 	load   []string
 	usages []StepUsage
+	// offloaded turns true at the first result kept out of the context;
+	// from the next step on the model is offered readResult and grepResult.
+	offloaded bool
+}
+
+func (r *runState) sawOffload() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.offloaded
 }
 
 func (r *runState) nextStep() int {
@@ -89,6 +98,9 @@ func (sa *Subagent) record(_ context.Context, rec mcpeino.CallRecord) {
 	sa.run.mu.Lock()
 	defer sa.run.mu.Unlock()
 	sa.run.calls = append(sa.run.calls, rec)
+	if rec.Offloaded != "" {
+		sa.run.offloaded = true
+	}
 }
 
 // Run gives the subagent a task and returns its report. The error is non-nil

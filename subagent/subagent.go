@@ -75,11 +75,14 @@ type Subagent struct {
 	tools map[string]*mcpeino.Tool // by model-facing name
 	order []string                 // plan order of tool names
 	meta  []tool.BaseTool
-	mw    *middleware
-	agent *adk.ChatModelAgent
-	runMu sync.Mutex
-	instr string
-	run   *runState
+	// results are readResult and grepResult, offered once a result has
+	// been offloaded in this run: until then they would only cost tokens.
+	results []tool.BaseTool
+	mw      *middleware
+	agent   *adk.ChatModelAgent
+	runMu   sync.Mutex
+	instr   string
+	run     *runState
 }
 
 // New builds a subagent. It fails with a *ServersError when the servers are
@@ -292,6 +295,8 @@ func (sa *Subagent) build(ctx context.Context) error {
 		sa.meta = metaTools(sa)
 		all = append(all, sa.meta...)
 	}
+	sa.results = mcpeino.ResultTools(sa.mx)
+	all = append(all, sa.results...)
 	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name:          sa.cfg.Name,
 		Description:   "Works on servers " + fmt.Sprint(sa.cfg.Servers),
@@ -354,6 +359,12 @@ func (sa *Subagent) activeInfos() ([]*schema.ToolInfo, error) {
 	for _, m := range sa.meta {
 		info, _ := m.Info(context.Background())
 		out = append(out, info)
+	}
+	if sa.run.sawOffload() {
+		for _, r := range sa.results {
+			info, _ := r.Info(context.Background())
+			out = append(out, info)
+		}
 	}
 	return out, nil
 }

@@ -37,6 +37,9 @@ type CallRecord struct {
 	Detail   string          `json:"detail,omitempty"` // finer status: timeout, tool_error, reject reason
 	Repairs  []string        `json:"repairs,omitempty"`
 	Duration time.Duration   `json:"duration_ns"`
+	// Offloaded is the ResultStore handle when the result was too large for
+	// the context and the model got a preview instead.
+	Offloaded string `json:"offloaded,omitempty"`
 	// Text is exactly what the model receives as the tool result.
 	Text string `json:"-"`
 }
@@ -88,6 +91,9 @@ func Call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, 
 			}
 		}
 		rec.Text = Render(&res.CallToolResult)
+		if res.Offload != nil {
+			rec.Offloaded = res.Offload.Handle
+		}
 	}
 	if rec.Status == StatusRejected || rec.Status == StatusError {
 		callbacks.OnError(ctx, fmt.Errorf("%s.%s: %s: %s", server, toolName, rec.Detail, rec.Text))

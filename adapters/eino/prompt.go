@@ -36,3 +36,8 @@ func missingServerText(name string, valid []string) string {
 func wrongServerText(name, got string, valid []string) string {
 	return fmt.Sprintf("REJECTED %s: server %q does not offer this tool; use one of: %s.", name, got, strings.Join(valid, ", "))
 }
+
+const (
+	readResultDesc = "Read lines of a large tool result that was kept out of the context. Use the handle from its preview."
+	grepResultDesc = "Search a large tool result that was kept out of the context, with an RE2 regular expression; returns matching lines with context."
+)
