@@ -1,6 +1,7 @@
 package subagent_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/adk/middlewares/patchtoolcalls"
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
@@ -307,5 +309,47 @@ func TestHistoryOpenAIRequest(t *testing.T) {
 				t.Errorf("last request tool_choice = %v, want \"none\"", reqs[1].ToolChoice)
 			}
 		})
+	}
+}
+
+// TestHistoryPatchToolCallsFixesDangling backs the fix proposed for the
+// skipped case above: eino's patchtoolcalls middleware, ahead of the
+// agent's own handlers, answers a dangling call and the request is valid.
+func TestHistoryPatchToolCallsFixesDangling(t *testing.T) {
+	f := &fakeOpenAI{replies: []string{`{"role":"assistant","content":"pods healthy"}`}}
+	patch, err := patchtoolcalls.New(t.Context(), &patchtoolcalls.Config{
+		PatchedContentGenerator: func(_ context.Context, name, _ string) (string, error) {
+			return "ERROR " + name + ": the earlier run ended before this call returned", nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := adk.NewChatModelAgent(t.Context(), &adk.ChatModelAgentConfig{
+		Name: "patched", Description: "d", Instruction: "i", Model: openAIModel(t, f),
+		Handlers: []adk.ChatModelAgentMiddleware{patch},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	iter := adk.NewRunner(t.Context(), adk.RunnerConfig{Agent: agent}).Run(t.Context(), staleHistory(true))
+	for {
+		ev, ok := iter.Next()
+		if !ok {
+			break
+		}
+		if ev.Err != nil {
+			t.Fatal(ev.Err)
+		}
+	}
+	reqs := f.requests(t)
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1", len(reqs))
+	}
+	if probs := requestProblems(reqs[0]); len(probs) > 0 {
+		t.Errorf("patched request would be rejected: %v", probs)
+	}
+	if !slices.ContainsFunc(reqs[0].Messages, func(m wireMessage) bool { return m.Role == "tool" && m.ToolCallID == "old_cut" }) {
+		t.Error("no tool message answers the dangling call old_cut")
 	}
 }
