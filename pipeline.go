@@ -245,7 +245,11 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 		sc.brk.done(false, time.Now())
 		return nil, serverDown(c.Server, c.Tool, state, lastErr)
 	}
-	cctx, cancel := context.WithTimeout(ctx, sc.callTimeout())
+	base := ctx
+	if sc.spec.Transport == "inprocess" {
+		base = noValues{ctx}
+	}
+	cctx, cancel := context.WithTimeout(base, sc.callTimeout())
 	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = c.Tool
@@ -273,6 +277,14 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	}
 	return out, nil
 }
+
+// noValues keeps a context's deadline and cancellation but none of its
+// values. An in-process mcp-go server reads per-request state (the HTTP
+// headers, the client session) from ctx values; a call relayed from an outer
+// MCP server, such as mcpfleet serve, must not hand it the outer request's.
+type noValues struct{ context.Context }
+
+func (noValues) Value(any) any { return nil }
 
 // isTransportFailure tells a dead connection from a JSON-RPC error answer:
 // only the former makes a server down. mcp-go wraps every transport-level
