@@ -45,4 +45,3 @@ func TestInProcessCallCarriesNoOuterRequestState(t *testing.T) {
 		t.Errorf("relayed result = %q, want the inner echo", res.Text())
 	}
 }
-
