@@ -12,6 +12,8 @@ type SessionError struct {
 	ValidServers []string
 	// BadMode is the mode string, if it did not parse.
 	BadMode string
+	// BadPreload are the SessionConfig.Preload names that did not resolve.
+	BadPreload []NameProblem
 }
 
 func (e *SessionError) Error() string {
@@ -21,6 +23,9 @@ func (e *SessionError) Error() string {
 	}
 	if e.BadMode != "" {
 		parts = append(parts, sessionBadMode(e.BadMode))
+	}
+	for _, p := range e.BadPreload {
+		parts = append(parts, "preload "+p.String())
 	}
 	return "catalog: " + strings.Join(parts, "; ")
 }

@@ -59,6 +59,11 @@ type SessionConfig struct {
 	Store ActivationStore
 	// Recorder, if set, receives every search, load and gate decision.
 	Recorder Recorder
+	// Preload names tools (as loadTools takes them) active from the start
+	// in mode on, like core tools: they are the caller's choice, not the
+	// model's, so they are neither recorded nor saved to the conversation.
+	// A name that does not resolve fails NewSession with a *SessionError.
+	Preload []string
 }
 
 // Ref is an active (kind, tool) and the servers it may be called on.
@@ -180,6 +185,19 @@ func (c *Catalog) NewSessionContext(ctx context.Context, cfg SessionConfig) (*Se
 			if mode == ModeOff || e.Core || slices.Contains(c.serverCore[srv], e.Tool) {
 				s.activate(i, srv)
 			}
+		}
+	}
+	if mode == ModeOn && len(cfg.Preload) > 0 {
+		rec := s.rec
+		s.rec = nil // the caller's choice, not the model's
+		s.mu.Lock()
+		_, err := s.loadLocked(ctx, cfg.Preload, false)
+		s.mu.Unlock()
+		s.rec = rec
+		var le *LoadError
+		if errors.As(err, &le) {
+			serr.BadPreload = le.Problems
+			return nil, serr
 		}
 	}
 	if s.conv == "" || mode == ModeOff {

@@ -295,3 +295,40 @@ func FuzzReadLog(f *testing.F) {
 		}
 	})
 }
+
+// TestPreload: tools the caller activates up front are active like core
+// tools, but are neither telemetry (the model did not load them) nor
+// saved to the conversation.
+func TestPreload(t *testing.T) {
+	c := buildFleet(t)
+	var buf bytes.Buffer
+	cfg := catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on", ConversationID: "p",
+		Recorder: catalog.NewJSONLRecorder(&buf), Preload: []string{"pods_top", "k8s-2.nodes_top"}}
+	s, err := c.NewSession(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() != 0 {
+		t.Errorf("preload recorded: %s", buf.String())
+	}
+	if s.Allow("k8s-1", "pods_top") != nil || s.Allow("k8s-2", "nodes_top") != nil {
+		t.Errorf("preloaded tools not active: %v", refKeys(s.Active()))
+	}
+	next, err := c.NewSession(catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on", ConversationID: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Allow("k8s-1", "pods_top") == nil {
+		t.Error("preload saved to the conversation")
+	}
+
+	cfg.Preload = []string{"pods_top", "pods_lgo"}
+	_, err = c.NewSession(cfg)
+	var se *catalog.SessionError
+	if !errors.As(err, &se) || len(se.BadPreload) != 1 || se.BadPreload[0].Name != "pods_lgo" {
+		t.Fatalf("bad preload: %v", err)
+	}
+	if want := "catalog: preload pods_lgo: no such tool; nearest: "; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("text = %q, want prefix %q", err, want)
+	}
+}
