@@ -1,6 +1,10 @@
 package mcpfleet
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/internal/textdist"
+)
 
 // nearest returns the candidate closest to s by edit distance, if it is close
 // enough to be a plausible typo (at most a third of the longer string, or a
@@ -10,7 +14,7 @@ func nearest(s string, candidates []string) string {
 	ls := strings.ToLower(s)
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		d := levenshtein(ls, lc)
+		d := textdist.Levenshtein(ls, lc)
 		if strings.Contains(lc, ls) || strings.Contains(ls, lc) {
 			d = min(d, 1+abs(len(lc)-len(ls))/4)
 		}
@@ -33,25 +37,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

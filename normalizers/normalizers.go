@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/mcpfleet/mcpfleet/internal/textdist"
 )
 
 // Call is one tool call as a transformer sees it.
@@ -150,29 +152,9 @@ func (e *UnknownTransformerError) Error() string {
 func nearest(n string, known []string) string {
 	best, bestD := "", len(n)/3+2
 	for _, k := range known {
-		if d := levenshtein(strings.ToLower(n), strings.ToLower(k)); d < bestD {
+		if d := textdist.Levenshtein(strings.ToLower(n), strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet"
+
+	"github.com/mcpfleet/mcpfleet/internal/textdist"
 )
 
 // runFunc is the shape of every subcommand: I/O and environment are passed
@@ -114,7 +116,7 @@ func usage(w io.Writer, cmds []command) {
 func nearest(s string, candidates []string) string {
 	best, bestD := "", -1
 	for _, c := range candidates {
-		d := editDistance(s, c)
+		d := textdist.Levenshtein(s, c)
 		if strings.HasPrefix(c, s) && len(s) >= 2 {
 			d = 0
 		}
@@ -126,25 +128,4 @@ func nearest(s string, candidates []string) string {
 		return ""
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
