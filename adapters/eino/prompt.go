@@ -1,6 +1,7 @@
 package eino
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -21,7 +22,9 @@ func errorText(status, server, tool, msg string) string {
 	case StatusRejected:
 		return fmt.Sprintf("REJECTED %s.%s (the server was not called): %s", server, tool, msg)
 	default:
-		return fmt.Sprintf("ERROR from %s.%s: %s", server, tool, strings.TrimSpace(msg))
+		// Upstream errors already name the call; say it once.
+		msg = strings.TrimPrefix(strings.TrimSpace(msg), server+"."+tool+": ")
+		return fmt.Sprintf("ERROR from %s.%s: %s", server, tool, msg)
 	}
 }
 
@@ -33,7 +36,13 @@ func missingServerText(name string, valid []string) string {
 	return fmt.Sprintf("REJECTED %s: the %q argument is required; use one of: %s.", name, ServerParam, strings.Join(valid, ", "))
 }
 
+// wrongServerText names the server the model sent; got is its raw JSON, shown
+// unquoted when it is a string so the model reads "k8s-9", not "\"k8s-9\"".
 func wrongServerText(name, got string, valid []string) string {
+	var s string
+	if json.Unmarshal([]byte(got), &s) == nil {
+		got = s
+	}
 	return fmt.Sprintf("REJECTED %s: server %q does not offer this tool; use one of: %s.", name, got, strings.Join(valid, ", "))
 }
 

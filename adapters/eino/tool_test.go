@@ -37,7 +37,7 @@ func TestToolFailuresAreText(t *testing.T) {
 		{"tool error", "fail", `{"server":"k8s-1"}`, mcpeino.StatusError, "ERROR from k8s-1.fail: ", 1},
 		{"schema reject", "pods_list_in_namespace", `{"server":"k8s-1"}`, mcpeino.StatusRejected, "REJECTED k8s-1.pods_list_in_namespace", 0},
 		{"missing server", "pods_list", `{}`, mcpeino.StatusRejected, `REJECTED pods_list: the "server" argument is required; use one of: k8s-1, k8s-2.`, 0},
-		{"unknown server", "pods_list", `{"server":"k8s-9"}`, mcpeino.StatusRejected, `REJECTED pods_list: server "\"k8s-9\"" does not offer this tool`, 0},
+		{"unknown server", "pods_list", `{"server":"k8s-9"}`, mcpeino.StatusRejected, `REJECTED pods_list: server "k8s-9" does not offer this tool`, 0},
 		{"not json", "pods_list", `{"server":`, mcpeino.StatusRejected, "REJECTED pods_list: arguments are not a JSON object", 0},
 		{"image", "image", `{"server":"k8s-1"}`, mcpeino.StatusOK, "[image image/png, 92 bytes base64]", 1},
 		{"structured", "echo", `{"server":"k8s-1","text":"hi"}`, mcpeino.StatusOK, "structured: {\"server\":\"k8s-1\",\"text\":\"hi\"}", 1},
