@@ -22,7 +22,13 @@ func slicePrompt(servers []string, kindOf func(string) string, preloaded func(st
 	return "Your servers: " + strings.Join(parts, ", ") + ". Tools taking a \"server\" argument reach every listed server of their kind."
 }
 
+// catalogPrompt frames the deferred catalog. The catalog's block already
+// says the tools are not loaded and how to load and search them, so a
+// block that does gets no second preamble (it cost ~35 tokens per subagent).
 func catalogPrompt(block string) string {
+	if strings.Contains(block, LoadToolsName) {
+		return block
+	}
 	return "Other tools exist but are not loaded. Call loadTools with their names to use them from your next step on; call searchTools to find tools by what they do.\n\n" + block
 }
 

@@ -1,0 +1,181 @@
+package subagent_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
+	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/testfleet"
+	"github.com/mcpfleet/mcpfleet/subagent"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// checkGolden compares got with the file at path, or rewrites it under -update.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s mismatch; run go test -update and review the diff.\n--- got ---\n%s", path, got)
+	}
+}
+
+type golden struct{ strings.Builder }
+
+func (g *golden) add(name, text string) {
+	g.WriteString("-- " + name + " --\n")
+	g.WriteString(strings.TrimRight(text, "\n"))
+	g.WriteString("\n\n")
+}
+
+func (g *golden) addInfo(t *testing.T, info *schema.ToolInfo) {
+	t.Helper()
+	js, err := info.ParamsOneOf.ToJSONSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.MarshalIndent(js, "", "  ")
+	g.add("tool "+info.Name, info.Desc+"\n"+string(b))
+}
+
+// addResults adds every tool result in msgs, headed by the call it answers.
+func (g *golden) addResults(msgs []*schema.Message) {
+	calls := map[string]schema.ToolCall{}
+	for _, m := range msgs {
+		for _, tc := range m.ToolCalls {
+			calls[tc.ID] = tc
+		}
+		if m.Role == schema.Tool {
+			tc := calls[m.ToolCallID]
+			g.add("result "+tc.Function.Name+" "+tc.Function.Arguments, m.Content)
+		}
+	}
+}
+
+// goldenMux serves testfleet servers only: the catalog block and search
+// results quote tool descriptions, and fixture descriptions must not be
+// copied into the repository.
+func goldenMux(t *testing.T) *mcpfleet.Mux {
+	t.Helper()
+	cfg := &config.Fleet{DeferredTools: "on", Servers: []config.Server{
+		{Name: "k8s-1", Kind: "kubernetes", Transport: "inprocess"},
+		{Name: "k8s-2", Kind: "kubernetes", Transport: "inprocess"},
+		{Name: "prom-1", Kind: "prometheus", Transport: "inprocess"},
+	}}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	var opts []mcpfleet.Option
+	for _, s := range cfg.Servers {
+		opts = append(opts, mcpfleet.WithInProcess(s.Name, s.Kind, testfleet.NewServer(s.Name, testfleet.Options{})))
+	}
+	mx, err := mcpfleet.New(ctx, cfg, append(opts, mcpfleet.WithHealthInterval(-1))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mx.Close() })
+	return mx
+}
+
+func rawCall(name, args string) schema.ToolCall {
+	return schema.ToolCall{Type: "function", Function: schema.FunctionCall{Name: name, Arguments: args}}
+}
+
+// TestGoldenText pins every string of prompt.go a model reads: the
+// instruction with slice and catalog, the meta-tool definitions, loadTools
+// and searchTools results, the gate's and the unknown-tool refusals, and
+// the last-step lockdown.
+func TestGoldenText(t *testing.T) {
+	mx := goldenMux(t)
+	var g golden
+
+	m := einotest.New(
+		einotest.Calls(
+			einotest.Call("kubernetes__echo", map[string]any{"server": "k8s-2", "text": "hi"}), // not active: the gate refuses
+			einotest.Call("no_such_tool", map[string]any{}),
+			rawCall(subagent.LoadToolsName, `{"names":`),
+			rawCall(subagent.LoadToolsName, `{"names":[]}`),
+			rawCall(subagent.SearchToolsName, `{}`),
+			einotest.Call(subagent.SearchToolsName, map[string]any{"query": "image", "k": 2}),
+		),
+		einotest.Calls(einotest.Call(subagent.LoadToolsName, map[string]any{"names": []string{"k8s-2.echo", "prometheus.image", "no_such_tool"}})),
+		einotest.Calls(einotest.Call(subagent.LoadToolsName, map[string]any{"names": []string{"k8s-2.echo"}})),
+		einotest.Answer("done"),
+	)
+	sa, err := subagent.New(t.Context(), mx, subagent.Config{Servers: []string{"k8s-1"}, Model: m, Mode: "on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sa.Run(t.Context(), "Does k8s-2 echo?"); err != nil {
+		t.Fatal(err)
+	}
+	calls := m.Calls()
+	g.add("instruction (mode on)", calls[0].Messages[0].Content)
+	for _, info := range calls[0].Tools {
+		if info.Name == subagent.LoadToolsName || info.Name == subagent.SearchToolsName {
+			g.addInfo(t, info)
+		}
+	}
+	g.addResults(calls[len(calls)-1].Messages)
+
+	// A server whose tools do not fit the budget is named as not preloaded.
+	m = einotest.New(einotest.Answer("done"))
+	sa, err = subagent.New(t.Context(), mx, subagent.Config{Servers: []string{"k8s-1", "prom-1"}, Model: m, Mode: "on", ToolBudget: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sa.Run(t.Context(), "?"); err != nil {
+		t.Fatal(err)
+	}
+	g.add("instruction (mode on, nothing preloaded)", m.Calls()[0].Messages[0].Content)
+
+	// Mode off: no meta-tools, so unknown names are refused without a pointer to them.
+	m = einotest.New(einotest.Calls(einotest.Call("no_such_tool", map[string]any{})), einotest.Answer("done"))
+	sa, err = subagent.New(t.Context(), mx, subagent.Config{Servers: []string{"k8s-1"}, Model: m, Mode: "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sa.Run(t.Context(), "?"); err != nil {
+		t.Fatal(err)
+	}
+	calls = m.Calls()
+	g.add("instruction (mode off)", calls[0].Messages[0].Content)
+	g.addResults(calls[len(calls)-1].Messages)
+
+	// The last step: the answer-now message, and the answer a model that
+	// keeps calling tools ends with.
+	m = einotest.New().WithFallback(func(einotest.Record) *schema.Message {
+		return schema.AssistantMessage("", []schema.ToolCall{einotest.Call("kubernetes__echo", map[string]any{"server": "k8s-1", "text": "again"})})
+	})
+	sa, err = subagent.New(t.Context(), mx, subagent.Config{Servers: []string{"k8s-1"}, Model: m, Mode: "off", MaxSteps: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := sa.Run(t.Context(), "loop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls = m.Calls()
+	last := calls[len(calls)-1].Messages
+	g.add("lockdown message", last[len(last)-1].Content)
+	g.add("answer after lockdown", rep.Answer)
+
+	checkGolden(t, "testdata/text.golden", g.String())
+}
