@@ -24,7 +24,12 @@ func reportHeader(i int, servers []string, task string) string {
 
 func failedText(err error) string { return "FAILED: " + err.Error() + "\n" }
 
-func timedOutText(d string) string {
+// timedOutText heads a timed-out section; it promises partial findings only
+// when some follow.
+func timedOutText(d string, partial bool) string {
+	if !partial {
+		return "TIMED OUT after " + d + " with no findings.\n"
+	}
 	return "TIMED OUT after " + d + "; partial findings below may be incomplete.\n"
 }
 

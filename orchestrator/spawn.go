@@ -109,7 +109,7 @@ func render(results []SubagentTrace, budget int, timeout string, first int) stri
 		sec.WriteString(reportHeader(first+i, r.Servers, r.Task))
 		switch {
 		case r.TimedOut:
-			sec.WriteString(timedOutText(timeout))
+			sec.WriteString(timedOutText(timeout, r.Report != nil && (r.Report.Answer != "" || len(r.Report.Calls) > 0)))
 		case r.Error != "":
 			sec.WriteString(failedText(errors.New(r.Error)))
 		}
