@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -330,5 +331,27 @@ func TestPreload(t *testing.T) {
 	}
 	if want := "catalog: preload pods_lgo: no such tool; nearest: "; !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("text = %q, want prefix %q", err, want)
+	}
+}
+
+// BenchmarkSessionSearch/recorder shows what telemetry adds to a
+// searchTools call: one JSON line per search.
+func BenchmarkSessionSearch(b *testing.B) {
+	c := buildFleet(b)
+	for _, bc := range []struct {
+		name string
+		rec  catalog.Recorder
+	}{{"bare", nil}, {"recorder", catalog.NewJSONLRecorder(io.Discard)}} {
+		b.Run(bc.name, func(b *testing.B) {
+			s, err := c.NewSession(catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on", Recorder: bc.rec})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Search(ctx, "why is the payments pod crashlooping", 5)
+			}
+		})
 	}
 }
