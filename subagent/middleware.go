@@ -20,7 +20,8 @@ const lockdownKey = "mcpfleet_lockdown"
 //   - BeforeModelRewriteState sets state.ToolInfos to the session's active
 //     tools on every model call, so a loadTools result shows on the next call
 //     (the same mechanism as adk's dynamictool/toolsearch);
-//   - WrapInvokableToolCall is the execution gate: a tool not active on the
+//   - WrapInvokableToolCall (and WrapEnhancedInvokableToolCall, for
+//     multimodal tools) is the execution gate: a tool not active on the
 //     chosen server is refused with text and the server is never hit;
 //   - WrapModel counts steps, records token usage and, on the last step,
 //     forbids tool calls.
@@ -59,18 +60,47 @@ func (m *middleware) WrapInvokableToolCall(_ context.Context, endpoint adk.Invok
 		return endpoint, nil // meta-tools and unknown names
 	}
 	return func(ctx context.Context, args string, opts ...tool.Option) (string, error) {
-		server, _, refusal := t.Target(args)
-		if refusal != "" {
-			return endpoint(ctx, args, opts...) // the tool renders and records the refusal
-		}
-		if err := m.sa.sess.Allow(server, t.Spec().Tool); err != nil {
-			text := gateRefusal(err)
-			m.sa.record(ctx, mcpeino.CallRecord{Name: tc.Name, Server: server, Tool: t.Spec().Tool,
-				Args: []byte(args), Status: mcpeino.StatusRejected, Detail: "not_active", Text: text})
+		if text, refused := m.gate(ctx, tc.Name, t, args); refused {
 			return text, nil
 		}
 		return endpoint(ctx, args, opts...)
 	}, nil
+}
+
+// WrapEnhancedInvokableToolCall is the same gate on the multimodal path
+// (Config.Multimodal): adk calls only this one for EnhancedInvokableTools.
+func (m *middleware) WrapEnhancedInvokableToolCall(_ context.Context, endpoint adk.EnhancedInvokableToolCallEndpoint, tc *adk.ToolContext) (adk.EnhancedInvokableToolCallEndpoint, error) {
+	t, ok := m.sa.tools[tc.Name]
+	if !ok {
+		return endpoint, nil
+	}
+	return func(ctx context.Context, arg *schema.ToolArgument, opts ...tool.Option) (*schema.ToolResult, error) {
+		args := ""
+		if arg != nil {
+			args = arg.Text
+		}
+		if text, refused := m.gate(ctx, tc.Name, t, args); refused {
+			return mcpeino.TextResult(text), nil
+		}
+		return endpoint(ctx, arg, opts...)
+	}, nil
+}
+
+// gate refuses a call to a tool not active on the chosen server, recording
+// the refusal. Arguments that name no valid server pass: the tool renders
+// and records that refusal itself.
+func (m *middleware) gate(ctx context.Context, name string, t *mcpeino.Tool, args string) (string, bool) {
+	server, _, refusal := t.Target(args)
+	if refusal != "" {
+		return "", false
+	}
+	if err := m.sa.sess.Allow(server, t.Spec().Tool); err != nil {
+		text := gateRefusal(err)
+		m.sa.record(ctx, mcpeino.CallRecord{Name: name, Server: server, Tool: t.Spec().Tool,
+			Args: []byte(args), Status: mcpeino.StatusRejected, Detail: "not_active", Text: text})
+		return text, true
+	}
+	return "", false
 }
 
 // stepModel applies the last-step lockdown and records usage.

@@ -60,6 +60,11 @@ type Config struct {
 	// Catalog, if set, is used instead of building one from the Mux (and the
 	// fleet file's kind_settings). Share one across subagents to save work.
 	Catalog *catalog.Catalog
+	// Multimodal passes images in tool results to the model as image parts
+	// (adapters/eino.MultimodalTool) besides the text rendering. Leave it
+	// off for models that take only text in tool messages (OpenAI chat
+	// completions); images are then referenced by MIME type and size.
+	Multimodal bool
 }
 
 // Subagent is an adk ChatModelAgent over a few servers' full tools, with the
@@ -289,7 +294,11 @@ func (sa *Subagent) build(ctx context.Context) error {
 	sa.mw = &middleware{BaseChatModelAgentMiddleware: &adk.BaseChatModelAgentMiddleware{}, sa: sa}
 	all := make([]tool.BaseTool, 0, len(sa.order)+2)
 	for _, n := range sa.order {
-		all = append(all, sa.tools[n])
+		if sa.cfg.Multimodal {
+			all = append(all, sa.tools[n].Multimodal())
+		} else {
+			all = append(all, sa.tools[n])
+		}
 	}
 	if sa.sess.MetaTools() {
 		sa.meta = metaTools(sa)

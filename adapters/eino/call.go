@@ -53,6 +53,13 @@ type CallRecord struct {
 // OnEnd or OnError) with RunInfo{Name: name, Type: "MCP", Component: Tool}, so
 // per-run handlers (compose.WithCallbacks, adk.WithCallbacks) trace it.
 func Call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, args json.RawMessage) CallRecord {
+	rec, _ := call(ctx, mx, name, server, toolName, args)
+	return rec
+}
+
+// call is Call that also returns the MCP result the record was rendered
+// from (nil when the server was not reached), for multimodal rendering.
+func call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, args json.RawMessage) (CallRecord, *mcp.CallToolResult) {
 	if name == "" {
 		name = toolName
 	}
@@ -62,6 +69,10 @@ func Call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, 
 	start := time.Now()
 	res, err := mx.CallTool(ctx, server, toolName, args)
 	rec := CallRecord{Name: name, Server: server, Tool: toolName, Args: args, Duration: time.Since(start)}
+	var out *mcp.CallToolResult
+	if err == nil {
+		out = &res.CallToolResult
+	}
 	var rej *mcpfleet.RejectError
 	var up *mcpfleet.UpstreamError
 	switch {
@@ -101,17 +112,16 @@ func Call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, 
 		callbacks.OnEnd(ctx, &tool.CallbackOutput{Response: rec.Text,
 			Extra: map[string]any{"server": server, "tool": toolName, "status": rec.Status}})
 	}
-	return rec
+	return rec, out
 }
 
 // Render turns an MCP result into text for a model.
 //
-// Tools here are eino InvokableTools, whose result is a string, because the
-// execution gate and the kind fold sit on that path (adk's
-// WrapInvokableToolCall). So images and audio are referenced, not inlined
-// ("[image image/png, 92 bytes base64]"), embedded text resources are
-// inlined, and structured content is appended as JSON when the text does not
-// already carry it.
+// Images and audio are referenced, not inlined ("[image image/png, 92 bytes
+// base64]"), embedded text resources are inlined, and structured content is
+// appended as JSON when the text does not already carry it. This is the
+// whole result for a Tool, and the text part of a MultimodalTool's result,
+// which adds the images themselves.
 func Render(r *mcp.CallToolResult) string {
 	var parts []string
 	text := ""

@@ -26,7 +26,19 @@
 //
 // # Multimodal results
 //
-// Tools are InvokableTools returning strings, because adk's execution gate
-// (WrapInvokableToolCall) sits on that path. Images and audio are therefore
-// referenced by MIME type and size, and structured content is appended as JSON.
+// A Tool is an InvokableTool returning a string: images and audio are
+// referenced by MIME type and size, and structured content is appended as
+// JSON (Render). That suits every chat model, including OpenAI's chat
+// completions API, which accepts only text in tool messages.
+//
+// Tool.Multimodal returns the same tool as an eino v0.9.13
+// EnhancedInvokableTool (MultimodalTool): its schema.ToolResult carries the
+// text rendering first and then each image as an image part, which adk's
+// ToolsNode turns into the tool message's UserInputMultiContent, so the next
+// model call sees the image. adk gates that path with
+// WrapEnhancedInvokableToolCall, and subagent implements it next to
+// WrapInvokableToolCall, so the execution gate holds on both. Audio stays a
+// text reference: eino-ext's OpenAI request builder fails on audio parts
+// whose MIME type it cannot map to a format, and a failed request would end
+// the run.
 package eino
