@@ -294,11 +294,6 @@ func TestHistoryOpenAIRequest(t *testing.T) {
 					t.Errorf("request %d tools (-want +got):\n%s", i, diff)
 				}
 				if probs := requestProblems(req); len(probs) > 0 {
-					if tc.dangling {
-						// TODO(#deferred-tools-policy): the subagent has no
-						// patchtoolcalls middleware; see the policy report.
-						t.Skipf("request %d would be rejected by OpenAI (needs adk/middlewares/patchtoolcalls): %v", i, probs)
-					}
 					t.Errorf("request %d would be rejected by OpenAI: %v", i, probs)
 				}
 			}

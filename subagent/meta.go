@@ -36,7 +36,7 @@ func (l *loadTool) InvokableRun(ctx context.Context, args string, _ ...tool.Opti
 	if err := json.Unmarshal([]byte(args), &in); err != nil {
 		return fmt.Sprintf("REJECTED loadTools: want {\"names\": [\"tool\", ...]} (%v)", err), nil
 	}
-	res, err := l.sa.sess.Load(in.Names)
+	res, err := l.sa.sess.LoadContext(ctx, in.Names)
 	l.sa.run.loaded(res.Loaded)
 	return loadText(res, l.sa.callNames(res.Loaded), err), nil
 }

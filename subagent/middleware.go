@@ -94,7 +94,7 @@ func (m *middleware) gate(ctx context.Context, name string, t *mcpeino.Tool, arg
 	if refusal != "" {
 		return "", false
 	}
-	if err := m.sa.sess.Allow(server, t.Spec().Tool); err != nil {
+	if err := m.sa.sess.AllowContext(ctx, server, t.Spec().Tool); err != nil {
 		text := gateRefusal(err)
 		m.sa.record(ctx, mcpeino.CallRecord{Name: name, Server: server, Tool: t.Spec().Tool,
 			Args: []byte(args), Status: mcpeino.StatusRejected, Detail: "not_active", Text: text})

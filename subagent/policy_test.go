@@ -246,10 +246,7 @@ func TestPolicyAvoidWhen(t *testing.T) {
 		t.Fatalf("gitlab create_issue not offered after loadTools: %v", calls[2].ToolNames())
 	}
 	if !strings.Contains(desc, avoid["gitlab"]["create_issue"]) {
-		// TODO(#deferred-tools-policy): the subagent builds descriptions
-		// from the MCP definition only; see the policy report for the
-		// change to activeInfos that appends "Avoid when: …".
-		t.Skipf("loaded tool description lacks avoid_when (not implemented in subagent yet): %q", desc)
+		t.Errorf("loaded tool description lacks the avoid_when hint: %q", desc)
 	}
 }
 

@@ -101,3 +101,8 @@ func unknownToolText(name string, meta bool) string {
 }
 
 func gateRefusal(err error) string { return "REJECTED (the server was not called): " + err.Error() }
+
+// danglingText answers, in history, a tool call whose run ended before it returned.
+func danglingText(name string) string {
+	return fmt.Sprintf("ERROR %s: no result; the run that made this call ended before it returned.", name)
+}

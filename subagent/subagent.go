@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/adk/middlewares/patchtoolcalls"
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/compose"
@@ -65,6 +66,13 @@ type Config struct {
 	// off for models that take only text in tool messages (OpenAI chat
 	// completions); images are then referenced by MIME type and size.
 	Multimodal bool
+	// ConversationID, if set, keeps the tools loadTools loaded for the next
+	// subagent of the same conversation (see catalog.SessionConfig).
+	ConversationID string
+	// Store keeps conversations' loads; nil means the catalog's in-memory store.
+	Store catalog.ActivationStore
+	// Recorder, if set, receives every searchTools, loadTools and gate decision.
+	Recorder catalog.Recorder
 }
 
 // Subagent is an adk ChatModelAgent over a few servers' full tools, with the
@@ -74,6 +82,7 @@ type Config struct {
 // one Run stay loaded for the next.
 type Subagent struct {
 	mx    *mcpfleet.Mux
+	cat   *catalog.Catalog
 	cfg   Config
 	sess  *catalog.Session
 	plan  mcpeino.Plan
@@ -144,11 +153,11 @@ func prepare(ctx context.Context, mx *mcpfleet.Mux, cfg Config) (*Subagent, erro
 	if len(cfg.Servers) == 0 || len(cfg.Servers) > cfg.MaxServers || serr.Unknown != nil {
 		return nil, serr
 	}
-	sess, err := openSession(cat, cfg)
+	sess, err := openSession(ctx, cat, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("subagent: %w", err)
 	}
-	sa := &Subagent{mx: mx, cfg: cfg, sess: sess, tools: map[string]*mcpeino.Tool{}, run: &runState{}}
+	sa := &Subagent{mx: mx, cat: cat, cfg: cfg, sess: sess, tools: map[string]*mcpeino.Tool{}, run: &runState{}}
 	sa.plan = mcpeino.Fold(mx.KindGroups(), mx.Tool)
 	for _, s := range sa.plan.Specs {
 		// Tools no scope permits are left out of the ToolsNode: the gate
@@ -174,8 +183,9 @@ func prepare(ctx context.Context, mx *mcpfleet.Mux, cfg Config) (*Subagent, erro
 //     fleet deferred behind loadTools and searchTools;
 //   - auto (and auto:N): if every permitted tool of the fleet fits the
 //     threshold, all of them active and no meta-tools; otherwise as on.
-func openSession(cat *catalog.Catalog, cfg Config) (*catalog.Session, error) {
-	base := catalog.SessionConfig{Servers: cfg.Servers, Scopes: cfg.Scopes, Mode: cfg.Mode, ContextWindow: cfg.ContextWindow}
+func openSession(ctx context.Context, cat *catalog.Catalog, cfg Config) (*catalog.Session, error) {
+	base := catalog.SessionConfig{Servers: cfg.Servers, Scopes: cfg.Scopes, Mode: cfg.Mode, ContextWindow: cfg.ContextWindow,
+		ConversationID: cfg.ConversationID, Store: cfg.Store, Recorder: cfg.Recorder}
 	switch cfg.Mode {
 	case catalog.ModeOff:
 		return cat.NewSession(base)
@@ -192,14 +202,17 @@ func openSession(cat *catalog.Catalog, cfg Config) (*catalog.Session, error) {
 		}
 	}
 	base.Mode = catalog.ModeOn
-	s, err := cat.NewSession(base)
-	if err != nil {
-		return nil, err
+	scopes := cfg.Scopes
+	if scopes == nil {
+		scopes = []string{catalog.ScopeRead} // what the session assumes
 	}
-	if _, err := s.Load(preload(cat, s.Scopes(), cfg.Servers, cfg.ToolBudget)); err != nil {
-		return nil, err
+	base.Preload = preload(cat, scopes, cfg.Servers, cfg.ToolBudget)
+	s, err := cat.NewSessionContext(ctx, base)
+	var se *catalog.StoreError
+	if errors.As(err, &se) {
+		return s, nil // the conversation's earlier loads are lost, the run is not
 	}
-	return s, nil
+	return s, err
 }
 
 // preload picks the slice tools to activate up front in mode on: kind by
@@ -292,6 +305,14 @@ func (sa *Subagent) instruction() string {
 
 func (sa *Subagent) build(ctx context.Context) error {
 	sa.mw = &middleware{BaseChatModelAgentMiddleware: &adk.BaseChatModelAgentMiddleware{}, sa: sa}
+	// History from earlier runs may end in a tool call that never got its
+	// result (a cancelled run); OpenAI-compatible servers reject that.
+	patch, err := patchtoolcalls.New(ctx, &patchtoolcalls.Config{
+		PatchedContentGenerator: func(_ context.Context, name, _ string) (string, error) { return danglingText(name), nil },
+	})
+	if err != nil {
+		return fmt.Errorf("subagent: %w", err)
+	}
 	all := make([]tool.BaseTool, 0, len(sa.order)+2)
 	for _, n := range sa.order {
 		if sa.cfg.Multimodal {
@@ -318,7 +339,7 @@ func (sa *Subagent) build(ctx context.Context) error {
 				return unknownToolText(name, sa.sess.MetaTools()), nil
 			},
 		}},
-		Handlers: []adk.ChatModelAgentMiddleware{sa.mw},
+		Handlers: []adk.ChatModelAgentMiddleware{patch, sa.mw},
 	})
 	if err != nil {
 		return fmt.Errorf("subagent: %w", err)
@@ -362,6 +383,11 @@ func (sa *Subagent) activeInfos() ([]*schema.ToolInfo, error) {
 		info, err := t.InfoFor(keep)
 		if err != nil {
 			return nil, err
+		}
+		if e, ok := sa.cat.Lookup(s.Kind, s.Tool); ok && e.AvoidWhen != "" {
+			c := *info
+			c.Desc = catalog.ToolDescription(info.Desc, e.AvoidWhen)
+			info = &c
 		}
 		out = append(out, info)
 	}
