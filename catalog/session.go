@@ -14,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/internal/textdist"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
 
@@ -451,7 +452,7 @@ func (s *Session) nearest(name string, n int) []string {
 		if !s.permitted[d] {
 			continue
 		}
-		dist := min(editDistance(strings.ToLower(bare), strings.ToLower(e.Tool)), editDistance(strings.ToLower(name), strings.ToLower(e.Key())))
+		dist := min(textdist.Levenshtein(strings.ToLower(bare), strings.ToLower(e.Tool)), textdist.Levenshtein(strings.ToLower(name), strings.ToLower(e.Key())))
 		if dist <= max(3, len(bare)/2) {
 			byDist = append(byDist, cand{d, dist})
 		}
@@ -594,25 +595,4 @@ func cmp0(v, def int) int {
 		return def
 	}
 	return v
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
