@@ -20,8 +20,9 @@
 // every permitted tool of the slice is active and there is no catalog and
 // no meta-tool. Mode "auto" (the default) counts the o200k tokens of the
 // full definitions of the slice's permitted tools and picks "off" when
-// they fit in 10% of the context window ("auto:N%" or "auto:N" tokens to
-// change that), else "on". Deferral is per server: a tool active on k8s-1
+// they fit in 10% of the context window ("auto:N%" with 0 < N <= 100, or
+// "auto:N" tokens with N > 0, to change that, exactly as the fleet file's
+// deferred_tools), else "on". Deferral is per server: a tool active on k8s-1
 // stays deferred on k8s-2 until loaded there or for its whole kind.
 //
 // # Permissions

@@ -84,7 +84,7 @@ func sessionUnknownServers(unknown, valid []string) string {
 }
 
 func sessionBadMode(m string) string {
-	return fmt.Sprintf("invalid mode %q (want on, off, auto, auto:N%% or auto:N)", m)
+	return fmt.Sprintf("invalid mode %q (want on, off, auto, auto:N%% with 0 < N <= 100, or auto:N with N > 0 tokens)", m)
 }
 
 // joinAnd joins "a", "b", "c" as "a, b and c".

@@ -42,7 +42,8 @@ type SessionConfig struct {
 	// Scopes the agent holds; nil means ["read"].
 	Scopes []string
 	// Mode is "on", "off" or "auto" (the default). "auto:N%" sets the
-	// threshold to N% of ContextWindow, "auto:N" to N tokens.
+	// threshold to N% of ContextWindow (0 < N <= 100), "auto:N" to N
+	// tokens (N > 0): the same forms as the fleet file's deferred_tools.
 	Mode string
 	// ContextWindow is the model's context window in tokens; 0 means
 	// DefaultContextWindow.
@@ -224,7 +225,12 @@ func randomID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// parseMode returns the mode and, for auto, the token threshold.
+// parseMode returns the mode and, for auto, the token threshold. It
+// accepts exactly what config.ParseDeferred accepts (deferred_tools in the
+// fleet file): a threshold of zero, in percent or tokens, would mean
+// "always on" spelled as auto, so both reject it. catalog does not import
+// config, which would pull koanf into every catalog user; a test holds the
+// two rules together.
 func parseMode(m string, window int) (mode string, threshold int, ok bool) {
 	switch m {
 	case ModeOn, ModeOff:
@@ -238,13 +244,13 @@ func parseMode(m string, window int) (mode string, threshold int, ok bool) {
 	}
 	if pct, isPct := strings.CutSuffix(arg, "%"); isPct {
 		n, err := strconv.ParseFloat(pct, 64)
-		if err != nil || n < 0 || n > 100 {
+		if err != nil || !(n > 0 && n <= 100) { // also rejects NaN
 			return "", 0, false
 		}
 		return ModeAuto, int(float64(window) * n / 100), true
 	}
 	n, err := strconv.Atoi(arg)
-	if err != nil || n < 0 {
+	if err != nil || n <= 0 {
 		return "", 0, false
 	}
 	return ModeAuto, n, true

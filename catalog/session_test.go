@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
@@ -336,5 +337,28 @@ func TestReadOnlyNeverSeesWrites(t *testing.T) {
 	}
 	if hits := c.Search(fleetCtx, "pods", 5); len(hits) != 0 {
 		t.Errorf("empty scopes found %d tools", len(hits))
+	}
+}
+
+// TestModeAgreesWithConfig holds SessionConfig.Mode to the rule of the
+// fleet file's deferred_tools (config.ParseDeferred): a mode one accepts
+// and the other rejects would fail only at run time.
+func TestModeAgreesWithConfig(t *testing.T) {
+	c := catalog.Build([]kindgroups.Server{{Name: "ro", Kind: "k", Tools: []mcp.Tool{tool("look", "Look.", true)}}}, catalog.Config{})
+	for _, m := range []string{
+		"", "on", "off", "auto", "auto:10%", "auto:100%", "auto:0.5%", "auto:5000", "auto:+5",
+		"auto:0", "auto:0%", "auto:-1", "auto:-1%", "auto:101%", "auto:NaN%", "auto:", "auto:%",
+		"auto:x", "auto:1.5", "auto:10 %", "Auto", "ON", "sometimes", "auto:10%%",
+	} {
+		t.Run(m, func(t *testing.T) {
+			_, cerr := config.ParseDeferred(m)
+			_, serr := c.NewSession(catalog.SessionConfig{Mode: m})
+			if (cerr == nil) != (serr == nil) {
+				t.Fatalf("config.ParseDeferred err = %v, catalog NewSession err = %v; want both nil or both non-nil", cerr, serr)
+			}
+			if serr != nil && !strings.Contains(serr.Error(), "auto:N% with 0 < N <= 100, or auto:N with N > 0 tokens") {
+				t.Errorf("error %q does not name the valid forms", serr)
+			}
+		})
 	}
 }
