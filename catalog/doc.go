@@ -25,6 +25,19 @@
 // deferred_tools), else "on". Deferral is per server: a tool active on k8s-1
 // stays deferred on k8s-2 until loaded there or for its whole kind.
 //
+// # Loading
+//
+// loadTools takes three forms of name. A bare "tool" loads the tool on
+// every server of the one kind that has it (a name several kinds share is
+// refused with the qualified options). "server.tool" loads it on that
+// server only. "kind.tool" loads it on every server of the kind. Where a
+// server and a kind share a name ("jira" of kind "jira", or server
+// "gitlab" among gitlab-a and gitlab-b), the server wins whenever it has
+// the tool: "name.tool" never loads more than the server asked for. Such a
+// shadowed kind is loaded whole by the bare tool name, or, when another
+// kind has the tool too, by one "server.tool" per server; the ambiguity
+// error and the gate's refusal name exactly those forms.
+//
 // # Permissions
 //
 // Scopes travel in the context ([WithScopes]) or in [SessionConfig]. A

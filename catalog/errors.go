@@ -85,6 +85,11 @@ type GateError struct {
 	Server, Tool string
 	Kind         string // set unless Reason is ReasonUnknown
 	Reason       string
+	// KindName is the loadTools name that loads Tool on every server of
+	// Kind (ReasonNotLoaded only): "kind.tool", or the bare tool when a
+	// server named like the kind takes "kind.tool" for itself. Empty when
+	// no single name does, or when it would load Server alone.
+	KindName string
 	// MetaTools records whether the session offers loadTools/searchTools,
 	// which decides what the text suggests.
 	MetaTools bool

@@ -67,9 +67,12 @@ func loadErrorText(problems []string) string {
 
 func gateText(e *GateError) string {
 	switch {
-	case e.Reason == ReasonNotLoaded:
+	case e.Reason == ReasonNotLoaded && e.KindName != "":
 		return fmt.Sprintf("tool %s is not loaded on server %s: call loadTools with [%q] (or %q for every %s server), then call it on your next step",
-			e.Tool, e.Server, e.Server+"."+e.Tool, e.Kind+"."+e.Tool, e.Kind)
+			e.Tool, e.Server, e.Server+"."+e.Tool, e.KindName, e.Kind)
+	case e.Reason == ReasonNotLoaded:
+		return fmt.Sprintf("tool %s is not loaded on server %s: call loadTools with [%q], then call it on your next step",
+			e.Tool, e.Server, e.Server+"."+e.Tool)
 	case e.Reason == ReasonNotInSession:
 		return fmt.Sprintf("tool %s on server %s is not available in this session", e.Tool, e.Server)
 	case e.MetaTools:

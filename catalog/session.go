@@ -347,7 +347,9 @@ func (s *Session) Load(names []string) (LoadResult, error) {
 }
 
 // LoadContext is the loadTools meta-tool. Each name is "tool", "kind.tool"
-// or "server.tool" (the last activates that server only). Valid names are
+// or "server.tool" (the last activates that server only). Where a server
+// and a kind share a name, "name.tool" is the server's tool whenever that
+// server has it; see the package doc, "Loading". Valid names are
 // loaded even when others fail; the failures come back as a *LoadError.
 // Names the scopes do not permit are reported exactly like unknown names.
 // Loading is idempotent. Load works in every mode; in mode off the model
@@ -410,9 +412,35 @@ func (s *Session) loadLocked(ctx context.Context, names []string, restored bool)
 }
 
 // resolve maps a loadTools name to an entry and the servers to activate.
+//
+// A bare tool name loads the tool on every server of the one permitted
+// kind that has it. In "prefix.tool" the prefix is a server first: if a
+// server of that name has the tool, only that server is loaded, even when
+// its kind bears the same name (server "gitlab" of kind "gitlab" beside
+// "gitlab-b"). Otherwise the prefix is a kind and the tool is loaded on
+// every server of the kind. A kind shadowed this way is loaded whole by
+// the bare tool name, or server by server; kindName says which.
 func (s *Session) resolve(name string) (int, []string, *NameProblem) {
+	d, servers, hits := s.lookup(name)
+	switch {
+	case servers != nil:
+		return d, servers, nil
+	case len(hits) > 1:
+		p := &NameProblem{Name: name, Reason: ProblemAmbiguous}
+		for _, d := range hits {
+			p.Kinds = append(p.Kinds, s.c.entries[d].Kind)
+			p.Options = append(p.Options, s.kindNames(d)...)
+		}
+		return 0, nil, p
+	}
+	return 0, nil, &NameProblem{Name: name, Reason: ProblemUnknown, Options: s.nearest(name, 3)}
+}
+
+// lookup is resolve without the problem report: servers is nil when name
+// does not resolve, and hits then lists the kinds' entries of an
+// ambiguous bare name.
+func (s *Session) lookup(name string) (d int, servers []string, hits []int) {
 	c := s.c
-	var hits []int
 	for _, d := range c.byTool[name] {
 		if s.permitted[d] {
 			hits = append(hits, d)
@@ -423,24 +451,39 @@ func (s *Session) resolve(name string) (int, []string, *NameProblem) {
 		return hits[0], c.entries[hits[0]].Servers, nil
 	case 0:
 	default:
-		p := &NameProblem{Name: name, Reason: ProblemAmbiguous}
-		for _, d := range hits {
-			p.Kinds = append(p.Kinds, c.entries[d].Kind)
-			p.Options = append(p.Options, c.entries[d].Key())
-		}
-		return 0, nil, p
+		return 0, nil, hits
 	}
-	if prefix, tool, ok := strings.Cut(name, "."); ok {
-		if d, ok := c.byKey[prefix+"."+tool]; ok && s.permitted[d] {
-			return d, c.entries[d].Servers, nil
-		}
-		if kind, ok := c.serverKind[prefix]; ok {
-			if d, ok := c.byKey[kind+"."+tool]; ok && s.permitted[d] && slices.Contains(c.entries[d].Servers, prefix) {
-				return d, []string{prefix}, nil
-			}
+	prefix, tool, ok := strings.Cut(name, ".")
+	if !ok {
+		return 0, nil, nil
+	}
+	if kind, ok := c.serverKind[prefix]; ok {
+		if d, ok := c.byKey[kind+"."+tool]; ok && s.permitted[d] && slices.Contains(c.entries[d].Servers, prefix) {
+			return d, []string{prefix}, nil
 		}
 	}
-	return 0, nil, &NameProblem{Name: name, Reason: ProblemUnknown, Options: s.nearest(name, 3)}
+	if d, ok := c.byKey[prefix+"."+tool]; ok && s.permitted[d] {
+		return d, c.entries[d].Servers, nil
+	}
+	return 0, nil, nil
+}
+
+// kindNames returns the loadTools names that together load entry d on
+// every server of its kind: "kind.tool" unless a server named like the
+// kind takes that name, then the bare tool if no other permitted kind has
+// it, else one "server.tool" per server.
+func (s *Session) kindNames(d int) []string {
+	e := s.c.entries[d]
+	for _, name := range []string{e.Key(), e.Tool} {
+		if got, srvs, _ := s.lookup(name); srvs != nil && got == d && len(srvs) == len(e.Servers) {
+			return []string{name}
+		}
+	}
+	out := make([]string, len(e.Servers))
+	for i, srv := range e.Servers {
+		out[i] = srv + "." + e.Tool
+	}
+	return out
 }
 
 // nearest suggests up to n permitted names close to name: by edit distance
@@ -490,16 +533,21 @@ func (s *Session) nearest(name string, n int) []string {
 	return out
 }
 
-// displayName is the shortest unambiguous name of an entry for this
-// session: the bare tool if no other permitted kind has it.
+// displayName is the shortest name that loads entry d on every server of
+// its kind for this session: the bare tool if no other permitted kind has
+// it, else kind.tool (or, for a kind shadowed by a server of its name, the
+// first server's name; see kindNames).
 func (s *Session) displayName(d int) string {
-	e := s.c.entries[d]
-	for _, o := range s.c.byTool[e.Tool] {
-		if o != d && s.permitted[o] {
-			return e.Key()
+	names := s.kindNames(d)
+	if e := s.c.entries[d]; len(names) == 1 && names[0] == e.Key() {
+		for _, o := range s.c.byTool[e.Tool] {
+			if o != d && s.permitted[o] {
+				return e.Key()
+			}
 		}
+		return e.Tool
 	}
-	return e.Tool
+	return names[0]
 }
 
 // Search is the searchTools meta-tool over the session's permitted
@@ -570,7 +618,11 @@ func (s *Session) allow(server, tool string) error {
 	if !s.MetaTools() {
 		reason = ReasonNotInSession
 	}
-	return &GateError{Server: server, Tool: tool, Kind: kind, Reason: reason, MetaTools: s.MetaTools()}
+	ge := &GateError{Server: server, Tool: tool, Kind: kind, Reason: reason, MetaTools: s.MetaTools()}
+	if names := s.kindNames(d); reason == ReasonNotLoaded && len(names) == 1 && names[0] != server+"."+tool {
+		ge.KindName = names[0]
+	}
+	return ge
 }
 
 // CatalogBlock renders the deferred catalog for the model; "" in mode off

@@ -362,3 +362,75 @@ func TestModeAgreesWithConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadServerNamedLikeKind: in "name.tool" a server wins over a kind of
+// the same name, so loading one server's tool never loads its siblings.
+func TestLoadServerNamedLikeKind(t *testing.T) {
+	gh := fixtures.MustLoad(t, "github")
+	gl := fixtures.MustLoad(t, "gitlab")
+	jira := fixtures.MustLoad(t, "jira")
+	c := catalog.Build([]kindgroups.Server{
+		{Name: "gitlab", Kind: "gitlab", Tools: gl.Tools},
+		{Name: "gitlab-b", Kind: "gitlab", Tools: gl.Tools},
+		{Name: "gh", Kind: "github", Tools: gh.Tools},
+		{Name: "jira", Kind: "jira", Tools: jira.Tools},
+	}, catalog.Config{})
+	tests := []struct {
+		name    string
+		load    []string
+		want    []string // server.tool now active
+		wantErr string
+	}{
+		{"server named like its kind", []string{"gitlab.list_commits"}, []string{"gitlab.list_commits"}, ""},
+		{"sibling server", []string{"gitlab-b.list_commits"}, []string{"gitlab-b.list_commits"}, ""},
+		{"bare name loads the whole kind", []string{"approve_merge_request"}, []string{"gitlab.approve_merge_request", "gitlab-b.approve_merge_request"}, ""},
+		{"single-server kind", []string{"jira.jira_get_issue"}, []string{"jira.jira_get_issue"}, ""},
+		// get_file_contents is in github too, so the bare name is
+		// ambiguous and "gitlab.get_file_contents" means server gitlab:
+		// the whole kind is named server by server.
+		{"shadowed kind, ambiguous bare name", []string{"get_file_contents"}, nil,
+			"loadTools: get_file_contents is in kinds github and gitlab: use github.get_file_contents, gitlab.get_file_contents or gitlab-b.get_file_contents"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := c.NewSession(catalog.SessionConfig{Mode: "on", Scopes: []string{"*"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := map[string]bool{}
+			for _, k := range refKeys(s.Active()) {
+				before[k] = true
+			}
+			_, err = s.Load(tc.load)
+			gotErr := ""
+			if err != nil {
+				gotErr = err.Error()
+			}
+			if gotErr != tc.wantErr {
+				t.Fatalf("err = %q, want %q", gotErr, tc.wantErr)
+			}
+			var got []string
+			for _, k := range refKeys(s.Active()) {
+				if !before[k] {
+					got = append(got, k)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("newly active (-want +got)\n%s", diff)
+			}
+		})
+	}
+	s, err := c.NewSession(catalog.SessionConfig{Mode: "on", Scopes: []string{"*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ server, tool, want string }{
+		{"gitlab-b", "approve_merge_request", `tool approve_merge_request is not loaded on server gitlab-b: call loadTools with ["gitlab-b.approve_merge_request"] (or "approve_merge_request" for every gitlab server), then call it on your next step`},
+		{"gitlab-b", "get_file_contents", `tool get_file_contents is not loaded on server gitlab-b: call loadTools with ["gitlab-b.get_file_contents"], then call it on your next step`},
+		{"jira", "jira_get_issue", `tool jira_get_issue is not loaded on server jira: call loadTools with ["jira.jira_get_issue"], then call it on your next step`},
+	} {
+		if err := s.Allow(tc.server, tc.tool); err == nil || err.Error() != tc.want {
+			t.Errorf("Allow(%s, %s) = %v\nwant %s", tc.server, tc.tool, err, tc.want)
+		}
+	}
+}
