@@ -90,6 +90,11 @@ func New(mx *mcpfleet.Mux, cfg Config) (*Orchestrator, error) {
 	if cfg.Subagent.MaxServers <= 0 {
 		cfg.Subagent.MaxServers = subagent.DefaultMaxServers
 	}
+	if cfg.Subagent.Cache == nil {
+		// One cache for every subagent of this orchestrator: each would
+		// otherwise convert every permitted tool schema again.
+		cfg.Subagent.Cache = mcpeino.NewCache()
+	}
 	cat := cfg.Subagent.Catalog
 	if cat == nil {
 		cat = catalog.Build(mx.Servers(), mcpeino.CatalogConfig(mx.Config()))

@@ -6,6 +6,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 
 	"github.com/mcpfleet/mcpfleet"
+	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 )
 
 // Input is the input of Lambda: a task and, optionally, the servers to use
@@ -18,7 +19,12 @@ type Input struct {
 // Lambda is a compose node that builds a subagent from the template cfg
 // (Servers replaced by the input's when given) and runs one task. A failed
 // run returns its partial report with the error.
+//
+// Every subagent the node builds shares cfg.Cache, or one cache made here.
 func Lambda(mx *mcpfleet.Mux, cfg Config) *compose.Lambda {
+	if cfg.Cache == nil {
+		cfg.Cache = mcpeino.NewCache()
+	}
 	return compose.InvokableLambda(func(ctx context.Context, in Input) (*Report, error) {
 		c := cfg
 		if in.Servers != nil {

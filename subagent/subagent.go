@@ -13,12 +13,10 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet"
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
-	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
 
 // Defaults for zero Config fields.
@@ -73,6 +71,10 @@ type Config struct {
 	Store catalog.ActivationStore
 	// Recorder, if set, receives every searchTools, loadTools and gate decision.
 	Recorder catalog.Recorder
+	// Cache, if set, shares tool-definition conversions with the other
+	// subagents of the Mux (the orchestrator sets one); building a subagent
+	// is then mostly lookups. Nil gives the subagent a cache of its own.
+	Cache *mcpeino.Cache
 }
 
 // Subagent is an adk ChatModelAgent over a few servers' full tools, with the
@@ -133,6 +135,9 @@ func prepare(ctx context.Context, mx *mcpfleet.Mux, cfg Config) (*Subagent, erro
 		cfg.Scopes, _ = catalog.ScopesFrom(ctx)
 	}
 	cfg.Servers = slices.Clone(cfg.Servers)
+	if cfg.Cache == nil {
+		cfg.Cache = mcpeino.NewCache() // still pays off: every model call rebuilds the active ToolInfos
+	}
 	cat := cfg.Catalog
 	if cat == nil {
 		cat = catalog.Build(mx.Servers(), mcpeino.CatalogConfig(mx.Config()))
@@ -165,7 +170,7 @@ func prepare(ctx context.Context, mx *mcpfleet.Mux, cfg Config) (*Subagent, erro
 		if e, ok := cat.Lookup(s.Kind, s.Tool); ok && !catalog.Permitted(e, sess.Scopes()) {
 			continue
 		}
-		t, err := mcpeino.NewTool(mx, s, sa.record)
+		t, err := cfg.Cache.NewTool(mx, s, sa.record)
 		if err != nil {
 			return nil, fmt.Errorf("subagent: %w", err)
 		}
@@ -206,7 +211,7 @@ func openSession(ctx context.Context, cat *catalog.Catalog, cfg Config) (*catalo
 	if scopes == nil {
 		scopes = []string{catalog.ScopeRead} // what the session assumes
 	}
-	base.Preload = preload(cat, scopes, cfg.Servers, cfg.ToolBudget)
+	base.Preload = preload(cat, scopes, cfg.Servers, cfg.ToolBudget, cfg.Cache)
 	s, err := cat.NewSessionContext(ctx, base)
 	var se *catalog.StoreError
 	if errors.As(err, &se) {
@@ -221,7 +226,7 @@ func openSession(ctx context.Context, cat *catalog.Catalog, cfg Config) (*catalo
 // does not fit keeps only its core tools active (kind_settings.core_tools);
 // the rest stay in the deferred catalog, one loadTools away. This keeps a
 // 3-server slice with a 63-tool GitLab under 10k tokens.
-func preload(cat *catalog.Catalog, scopes, servers []string, budget int) []string {
+func preload(cat *catalog.Catalog, scopes, servers []string, budget int, cache *mcpeino.Cache) []string {
 	if budget <= 0 {
 		budget = DefaultToolBudget
 	}
@@ -253,7 +258,7 @@ func preload(cat *catalog.Catalog, scopes, servers []string, budget int) []strin
 		}
 		kc.names = append(kc.names, names...)
 		if t, ok := cat.Tool(e.Kind, e.Tool); ok {
-			kc.cost += tokens.MCPTools([]mcp.Tool{t}) + serverParamTokens
+			kc.cost += cache.ToolTokens(t) + serverParamTokens
 		}
 	}
 	slices.SortStableFunc(order, func(a, b *kindCost) int { return a.cost - b.cost })

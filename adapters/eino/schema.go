@@ -40,22 +40,21 @@ func decodeSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
-// withServer returns a copy of raw with a required "server" string property
-// whose enum is servers, placed first so the model picks the target before
-// the arguments.
-func withServer(raw json.RawMessage, kind string, servers []string) (*jsonschema.Schema, error) {
-	s, err := decodeSchema(raw)
-	if err != nil {
-		return nil, err
-	}
+// withServer returns a copy of base with a required "server" string
+// property whose enum is servers, placed first so the model picks the target
+// before the arguments. base is shared (see Cache) and is not modified: the
+// copy gets its own property list and required slice, and shares the
+// property schemas.
+func withServer(base *jsonschema.Schema, kind string, servers []string) *jsonschema.Schema {
+	s := *base
 	enum := make([]any, len(servers))
 	for i, v := range servers {
 		enum[i] = v
 	}
 	props := jsonschema.NewProperties()
 	props.Set(ServerParam, &jsonschema.Schema{Type: "string", Enum: enum, Description: serverParamDesc(kind)})
-	if s.Properties != nil {
-		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+	if base.Properties != nil {
+		for p := base.Properties.Oldest(); p != nil; p = p.Next() {
 			if p.Key == ServerParam {
 				continue
 			}
@@ -66,6 +65,6 @@ func withServer(raw json.RawMessage, kind string, servers []string) (*jsonschema
 	if s.Type == "" {
 		s.Type = "object"
 	}
-	s.Required = append([]string{ServerParam}, slices.DeleteFunc(slices.Clone(s.Required), func(r string) bool { return r == ServerParam })...)
-	return s, nil
+	s.Required = append([]string{ServerParam}, slices.DeleteFunc(slices.Clone(base.Required), func(r string) bool { return r == ServerParam })...)
+	return &s
 }

@@ -17,6 +17,7 @@ type Tool struct {
 	spec   Spec
 	info   *schema.ToolInfo
 	onCall func(context.Context, CallRecord)
+	cache  *Cache // nil: convert every time
 }
 
 var _ tool.InvokableTool = (*Tool)(nil)
@@ -27,6 +28,8 @@ type ToolsConfig struct {
 	Servers []string
 	// OnCall, if set, sees every call the tools make (after it finished).
 	OnCall func(context.Context, CallRecord)
+	// Cache, if set, shares schema conversions with other tools of the Mux.
+	Cache *Cache
 }
 
 // NewTools folds the fleet's tools (see Fold) and returns them as eino tools,
@@ -38,7 +41,7 @@ func NewTools(mx *mcpfleet.Mux, cfg ToolsConfig) ([]*Tool, Plan, error) {
 	}
 	tools := make([]*Tool, 0, len(plan.Specs))
 	for _, s := range plan.Specs {
-		t, err := NewTool(mx, s, cfg.OnCall)
+		t, err := cfg.Cache.NewTool(mx, s, cfg.OnCall)
 		if err != nil {
 			return nil, plan, err
 		}
@@ -73,15 +76,10 @@ func (p Plan) Restrict(servers []string) Plan {
 	return out
 }
 
-// NewTool makes an eino tool from one spec. onCall may be nil.
+// NewTool makes an eino tool from one spec. onCall may be nil. It converts
+// the schema each time; Cache.NewTool shares the conversion.
 func NewTool(mx *mcpfleet.Mux, s Spec, onCall func(context.Context, CallRecord)) (*Tool, error) {
-	t := &Tool{mx: mx, spec: s, onCall: onCall}
-	info, err := t.InfoFor(s.Servers)
-	if err != nil {
-		return nil, err
-	}
-	t.info = info
-	return t, nil
+	return (*Cache)(nil).NewTool(mx, s, onCall)
 }
 
 // Spec returns what the tool was built from.
@@ -92,15 +90,9 @@ func (t *Tool) Info(context.Context) (*schema.ToolInfo, error) { return t.info, 
 
 // InfoFor returns the definition with the server enum narrowed to servers,
 // which is how an agent shows only the servers active in its session.
+// With a Cache the result is shared: do not modify it.
 func (t *Tool) InfoFor(servers []string) (*schema.ToolInfo, error) {
-	if !t.spec.ServerArg {
-		return ToolInfo(t.spec.Name, t.spec.Desc, t.spec.Schema)
-	}
-	js, err := withServer(t.spec.Schema, t.spec.Kind, servers)
-	if err != nil {
-		return nil, err
-	}
-	return &schema.ToolInfo{Name: t.spec.Name, Desc: t.spec.Desc, ParamsOneOf: schema.NewParamsOneOfByJSONSchema(js)}, nil
+	return t.cache.info(t.spec, servers)
 }
 
 // IsCallbacksEnabled reports true: Call reports to eino callbacks itself,
