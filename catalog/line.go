@@ -24,12 +24,16 @@ var (
 // GenerateLine makes a catalog line from a tool's description: its first
 // sentence, or the clause before the first ':' or ';' when that clause says
 // something by itself, with markdown, URLs, JSON blobs and parameter dumps
-// removed, at most MaxLineLen runes. A tool without a usable description
-// gets its title, else its name as words.
+// removed, at most MaxLineLen runes. Sentence and clause ends inside
+// brackets do not count, and a line never ends inside an unclosed bracket
+// or quote: a model reading "List merge requests (without project_id"
+// cannot tell what was cut. A line too long keeps its words and drops its
+// parentheticals first. A tool without a usable description gets its
+// title, else its name as words.
 func GenerateLine(t mcp.Tool) string {
 	s := clean(t.Description)
 	s = firstSentence(s)
-	if i := strings.IndexAny(s, ":;"); i > 0 && len(strings.Fields(s[:i])) >= 3 {
+	if i := topLevelIndexAny(s, ":;"); i > 0 && len(strings.Fields(s[:i])) >= 3 {
 		s = s[:i]
 	}
 	s = strings.TrimRight(strings.TrimSpace(s), ".:;,- ")
@@ -42,7 +46,98 @@ func GenerateLine(t mcp.Tool) string {
 			s = strings.Join(nameWords(t.Name), " ")
 		}
 	}
-	return clip(s, MaxLineLen)
+	if utf8.RuneCountInString(s) > MaxLineLen {
+		if short := dropParentheticals(s); short != "" {
+			s = short
+		}
+	}
+	return closeOff(clip(s, MaxLineLen))
+}
+
+// topLevelIndexAny is strings.IndexAny outside brackets.
+func topLevelIndexAny(s, chars string) int {
+	depth := 0
+	for i, r := range s {
+		switch {
+		case strings.ContainsRune("([{", r):
+			depth++
+		case strings.ContainsRune(")]}", r):
+			depth = max(depth-1, 0)
+		case depth == 0 && strings.ContainsRune(chars, r):
+			return i
+		}
+	}
+	return -1
+}
+
+// dropParentheticals removes every balanced (…) and […] group.
+func dropParentheticals(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(' || r == '[':
+			depth++
+		case (r == ')' || r == ']') && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	if depth > 0 {
+		return "" // unbalanced: leave it to closeOff
+	}
+	out := collapse(b.String())
+	out = strings.NewReplacer(" ,", ",", " .", ".", " ;", ";", " :", ":").Replace(out)
+	return strings.TrimRight(out, ".:;,- ")
+}
+
+// unclosed returns the byte offset of the first bracket or quote in s that
+// is never closed, or -1. A single quote opens only at the start of a
+// word, so apostrophes ("user's") are not quotes.
+func unclosed(s string) int {
+	var stack []int
+	closer := map[byte]byte{'(': ')', '[': ']', '{': '}'}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		top := byte(0)
+		if n := len(stack); n > 0 {
+			top = s[stack[n-1]]
+		}
+		switch {
+		case (c == '"' || c == '\'') && top == c:
+			stack = stack[:len(stack)-1]
+		case c == '"', c == '\'' && (i == 0 || strings.IndexByte(" ([{", s[i-1]) >= 0):
+			stack = append(stack, i)
+		case closer[c] != 0:
+			stack = append(stack, i)
+		case c == ')' || c == ']' || c == '}':
+			if top != 0 && closer[top] == c {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return -1
+	}
+	return stack[0]
+}
+
+// closeOff cuts s before its first unclosed bracket or quote, marking the
+// cut with "…". When that would leave under three words, the stray opener
+// alone goes instead.
+func closeOff(s string) string {
+	for range 4 { // a stray opener removed may expose another
+		i := unclosed(s)
+		if i < 0 {
+			return s
+		}
+		if head := strings.TrimRight(s[:i], " .,;:-…"); len(strings.Fields(head)) >= 3 {
+			return head + "…"
+		}
+		s = collapse(s[:i] + " " + s[i+1:])
+	}
+	return s
 }
 
 // clean strips markup and non-prose from a description.
@@ -69,16 +164,31 @@ func clean(s string) string {
 	return collapse(s)
 }
 
-// firstSentence returns s up to the end of its first sentence.
+// firstSentence returns s up to the end of its first sentence. A full
+// stop inside brackets ends nothing: "(e.g. thumbsup). Second." is one
+// sentence up to ')'.
 func firstSentence(s string) string {
+	depth := 0
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c != '.' && c != '!' && c != '?' {
+		c := s[i]
+		switch c {
+		case '(', '[', '{':
+			depth++
+			continue
+		case ')', ']', '}':
+			depth = max(depth-1, 0)
+			continue
+		case '.', '!', '?':
+		default:
+			continue
+		}
+		if depth > 0 {
 			continue
 		}
 		if i+1 < len(s) && s[i+1] != ' ' {
 			continue // "v1.2", "k8s.io"
 		}
-		word := s[strings.LastIndexByte(s[:i], ' ')+1 : i]
+		word := strings.TrimLeft(s[strings.LastIndexByte(s[:i], ' ')+1:i], "([{\"'")
 		switch strings.ToLower(word) {
 		case "e.g", "i.e", "etc", "vs", "approx", "incl":
 			continue

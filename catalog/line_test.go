@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 )
 
 func TestGenerateLine(t *testing.T) {
@@ -28,6 +29,16 @@ func TestGenerateLine(t *testing.T) {
 		{"version dot", "Uses v1.2 of the API. Second.", "Uses v1.2 of the API"},
 		{"clip at word", long, strings.TrimSpace(strings.Repeat("word ", 23)) + "…"},
 		{"empty falls back to name", "", "pods list"},
+		{"colon inside brackets", "List widgets (default: yours; use scope=all for all). More.", "List widgets (default: yours; use scope=all for all)"},
+		{"abbreviation in brackets", "Add a tag (e.g. red, blue). More.", "Add a tag (e.g. red, blue)"},
+		{"long line drops parentheticals", "Fetch one widget by id and return its parts (with sizes, colours, prices and stock levels in every warehouse) and its history of owners",
+			"Fetch one widget by id and return its parts and its history of owners"},
+		{"clip never ends in a bracket", "Fetch one widget " + long + " (and " + long + ")",
+			"Fetch one widget " + strings.TrimSpace(strings.Repeat("word ", 20)) + "…"},
+		{"unclosed bracket in source", "Fetch one widget (by id and return it", "Fetch one widget…"},
+		{"stray opener near the start", "Fetch (one widget", "Fetch one widget"},
+		{"unclosed quote", `Fetch the widget named "` + long, "Fetch the widget named…"},
+		{"apostrophe is not a quote", "List the user's widgets. More.", "List the user's widgets"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,6 +53,65 @@ func TestGenerateLine(t *testing.T) {
 	}
 }
 
+// TestGenerateLineFixtures runs GenerateLine on real descriptions that
+// have a bracket, and checks no line ends inside one; whether the
+// parenthetical survives whole or is dropped depends on the length.
+func TestGenerateLineFixtures(t *testing.T) {
+	tests := []struct {
+		kind, tool string
+		keepsParen bool // the line still holds a whole (…)
+	}{
+		{"gitlab", "list_merge_requests", true},
+		{"gitlab", "list_issues", true},
+		{"gitlab", "list_events", true},
+		{"gitlab", "download_attachment", true},
+		{"gitlab", "create_issue_emoji_reaction", true},
+		{"grafana", "list_provisioning_repositories", true},
+		{"grafana", "query_loki_logs", false},
+		{"kubernetes_optional_toolsets", "kiali_get_trace_details", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.kind+"/"+tc.tool, func(t *testing.T) {
+			var desc string
+			for _, tl := range fixtures.MustLoad(t, tc.kind).Tools {
+				if tl.Name == tc.tool {
+					desc = tl.Description
+				}
+			}
+			if !strings.Contains(desc, "(") {
+				t.Fatalf("fixture %s.%s has no '(' in its description; pick another case", tc.kind, tc.tool)
+			}
+			got := catalog.GenerateLine(mcp.Tool{Name: tc.tool, Description: desc})
+			if !balanced(got) {
+				t.Errorf("line ends inside a bracket or quote: %q", got)
+			}
+			if keeps := strings.Contains(got, "(") && strings.Contains(got, ")"); keeps != tc.keepsParen {
+				t.Errorf("keeps parenthetical = %v, want %v: %q", keeps, tc.keepsParen, got)
+			}
+			if n := utf8.RuneCountInString(got); n > catalog.MaxLineLen || n < 20 {
+				t.Errorf("%d runes: %q", n, got)
+			}
+		})
+	}
+}
+
+// balanced reports whether every (, [, { and " in s is closed.
+func balanced(s string) bool {
+	depth := 0
+	for _, r := range s {
+		switch r {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		}
+		if depth < 0 {
+			return false
+		}
+	}
+	return depth == 0 && strings.Count(s, `"`)%2 == 0
+}
+
 // TestFleetLines checks every generated line of the real fleet.
 func TestFleetLines(t *testing.T) {
 	for _, e := range buildFleet(t).Entries() {
@@ -53,6 +123,8 @@ func TestFleetLines(t *testing.T) {
 			t.Errorf("%s: %d runes", e.Key(), utf8.RuneCountInString(l))
 		case strings.ContainsAny(l, "`\n") || strings.Contains(l, "**") || strings.Contains(l, "http"):
 			t.Errorf("%s: markup left in %q", e.Key(), l)
+		case !balanced(l):
+			t.Errorf("%s: line ends inside a bracket or quote: %q", e.Key(), l)
 		}
 	}
 }
