@@ -72,7 +72,7 @@ func goldenMux(t *testing.T) *mcpfleet.Mux {
 func TestGoldenText(t *testing.T) {
 	mx := goldenMux(t)
 	spawn := einotest.Call(orchestrator.SpawnName, map[string]any{"tasks": []map[string]any{
-		{"task": "Is echo answering on the first cluster?", "servers": []string{"k8s-1"}},
+		{"name": "triage", "task": "Is echo answering on the first cluster?", "servers": []string{"k8s-1"}},
 		{"task": "Check the ledger cluster", "servers": []string{"ledger"}},
 		{"task": "Check the second cluster", "servers": []string{"k8s-2"}},
 		{"task": "Summarise the metrics", "servers": []string{"prom-1"}},

@@ -28,6 +28,9 @@ const (
 
 // Task is one subagent assignment, as the model writes it.
 type Task struct {
+	// Name, optional, names the subagent ("triage", "symptoms") in the trace,
+	// its report and the spawnSubagents result; default "subagent-N".
+	Name    string   `json:"name,omitempty"`
 	Task    string   `json:"task"`
 	Servers []string `json:"servers"`
 }

@@ -18,7 +18,14 @@ func systemPrompt(framing string, maxServers int, overview string) string {
 
 const spawnDesc = "Run subagents in parallel, each on a task with the servers it needs. Returns each subagent's answer."
 
-func reportHeader(i int, servers []string, task string) string {
+const nameParamDesc = "Optional short name for the subagent, e.g. triage; reports are headed by it"
+
+// reportHeader heads one subagent's section; a name the planner gave leads,
+// the default "subagent-N" is shown as "subagent N".
+func reportHeader(i int, name string, servers []string, task string) string {
+	if name != "" && name != fmt.Sprintf("subagent-%d", i+1) {
+		return fmt.Sprintf("## %s (subagent %d; servers: %s)\ntask: %s\n", name, i+1, strings.Join(servers, ", "), task)
+	}
 	return fmt.Sprintf("## subagent %d (servers: %s)\ntask: %s\n", i+1, strings.Join(servers, ", "), task)
 }
 

@@ -27,6 +27,7 @@ func (s *spawnTool) Info(context.Context) (*schema.ToolInfo, error) {
 	return &schema.ToolInfo{Name: SpawnName, Desc: spawnDesc, ParamsOneOf: schema.NewParamsOneOfByParams(map[string]*schema.ParameterInfo{
 		"tasks": {Type: schema.Array, Required: true, Desc: "One entry per subagent", ElemInfo: &schema.ParameterInfo{
 			Type: schema.Object, SubParams: map[string]*schema.ParameterInfo{
+				"name":    {Type: schema.String, Desc: nameParamDesc},
 				"task":    {Type: schema.String, Required: true, Desc: "What the subagent must find out"},
 				"servers": {Type: schema.Array, Required: true, Desc: "Server names from the overview", ElemInfo: &schema.ParameterInfo{Type: schema.String}},
 			}}},
@@ -48,8 +49,13 @@ func (s *spawnTool) InvokableRun(ctx context.Context, args string, _ ...tool.Opt
 	s.r.spawns++
 	spawn := s.r.spawns
 	first := len(s.r.trace.Subagents)
-	for _, t := range in.Tasks {
-		s.r.trace.Subagents = append(s.r.trace.Subagents, SubagentTrace{Spawn: spawn, Task: t.Task, Servers: t.Servers})
+	for i := range in.Tasks {
+		t := &in.Tasks[i]
+		t.Name = strings.TrimSpace(t.Name)
+		if t.Name == "" {
+			t.Name = fmt.Sprintf("subagent-%d", first+i+1)
+		}
+		s.r.trace.Subagents = append(s.r.trace.Subagents, SubagentTrace{Spawn: spawn, Name: t.Name, Task: t.Task, Servers: t.Servers})
 	}
 	s.r.mu.Unlock()
 
@@ -58,7 +64,7 @@ func (s *spawnTool) InvokableRun(ctx context.Context, args string, _ ...tool.Opt
 	g.SetLimit(o.cfg.MaxParallel)
 	for i, t := range in.Tasks {
 		g.Go(func() error {
-			results[i] = s.runOne(ctx, spawn, first+i, t)
+			results[i] = s.runOne(ctx, spawn, t)
 			return nil
 		})
 	}
@@ -71,9 +77,9 @@ func (s *spawnTool) InvokableRun(ctx context.Context, args string, _ ...tool.Opt
 	return render(results, o.cfg.ReportTokens, o.cfg.SubagentTimeout.String(), first), nil
 }
 
-func (s *spawnTool) runOne(ctx context.Context, spawn, idx int, t Task) SubagentTrace {
+func (s *spawnTool) runOne(ctx context.Context, spawn int, t Task) SubagentTrace {
 	o := s.r.o
-	st := SubagentTrace{Spawn: spawn, Task: t.Task, Servers: t.Servers}
+	st := SubagentTrace{Spawn: spawn, Name: t.Name, Task: t.Task, Servers: t.Servers}
 	ctx, cancel := context.WithTimeout(ctx, o.cfg.SubagentTimeout)
 	defer cancel()
 	m, err := o.cfg.SubagentModel(t)
@@ -82,7 +88,7 @@ func (s *spawnTool) runOne(ctx context.Context, spawn, idx int, t Task) Subagent
 		return st
 	}
 	cfg := o.cfg.Subagent
-	cfg.Servers, cfg.Model, cfg.Name = t.Servers, m, fmt.Sprintf("subagent-%d", idx+1)
+	cfg.Servers, cfg.Model, cfg.Name = t.Servers, m, t.Name
 	cfg.Catalog = o.cat
 	sa, err := subagent.New(ctx, o.mx, cfg)
 	if err != nil {
@@ -106,7 +112,7 @@ func render(results []SubagentTrace, budget int, timeout string, first int) stri
 	var b strings.Builder
 	for i, r := range results {
 		var sec strings.Builder
-		sec.WriteString(reportHeader(first+i, r.Servers, r.Task))
+		sec.WriteString(reportHeader(first+i, r.Name, r.Servers, r.Task))
 		switch {
 		case r.TimedOut:
 			sec.WriteString(timedOutText(timeout, r.Report != nil && (r.Report.Answer != "" || len(r.Report.Calls) > 0)))

@@ -34,7 +34,9 @@ type Trace struct {
 
 // SubagentTrace is one subagent's part of a Trace.
 type SubagentTrace struct {
-	Spawn    int              `json:"spawn"` // which spawnSubagents call (1-based)
+	Spawn int `json:"spawn"` // which spawnSubagents call (1-based)
+	// Name is the task's name, or "subagent-N" (N counts subagents of the run).
+	Name     string           `json:"name"`
 	Task     string           `json:"task"`
 	Servers  []string         `json:"servers"`
 	Report   *subagent.Report `json:"report,omitempty"`
