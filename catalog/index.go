@@ -22,9 +22,30 @@ const (
 	wPhrase     = 2.0
 	wNamePhrase = 1.0
 	coord       = 1.0
+	// kindBoost scales the kind signal: a tool of the kind the query
+	// points at most strongly scores up to 1+kindBoost times its BM25.
+	kindBoost = 0.5
+	// wKindName and wServerName weigh a kind's own name and its servers'
+	// names in the kind document, against 1 for its tools' text.
+	wKindName   = 5.0
+	wServerName = 2.0
+	// namedBoost multiplies the score of a tool whose kind the query
+	// names ("jira", "confluence", "prom"): naming a product is the
+	// plainest way to say where to look.
+	namedBoost = 1.0
 	k1          = 1.2
 	bLen        = 0.75
 )
+
+// readVerb reports whether a stemmed word is a verb tool names start
+// with to read.
+func readVerb(t string) bool {
+	switch t {
+	case "get", "list", "fetch", "read", "show", "view", "describ":
+		return true
+	}
+	return false
+}
 
 type posting struct {
 	doc int32
@@ -39,7 +60,15 @@ type index struct {
 	// aliases maps an alias's first term to the alias phrases starting
 	// with it; a phrase whose terms all occur in the query earns a bonus.
 	aliases map[string][]phrase
-	scratch sync.Pool // *scratch
+	// The kind signal: a BM25 over one document per kind (its tools'
+	// weighted terms, its name and its servers' names). docKind maps an
+	// entry to its kind's position.
+	docKind   []int32
+	nKinds    int
+	kindPosts map[string][]posting
+	// kindNames maps a word that names a kind to that kind's position.
+	kindNames map[string]int32
+	scratch   sync.Pool // *scratch
 }
 
 type phrase struct {
@@ -61,7 +90,9 @@ type field struct {
 func fieldsOf(e Entry) []field {
 	pn, pd := schemaText(e.Schema)
 	return []field{
-		{wName, terms(e.Tool)},
+		// Each name word once: merge_merge_request is not more about
+		// merging than list_merge_requests.
+		{wName, uniq(terms(e.Tool))},
 		{wAlias, terms(strings.Join(e.Aliases, " "))},
 		{wLine, terms(e.Line)},
 		{wTitle, terms(e.Annotations.Title)},
@@ -135,10 +166,160 @@ func newIndex(entries []Entry) *index {
 				ts = append(ts, t)
 			}
 		}
+		// A leading read verb is how the server spells "show me": a query
+		// says "show", "what's" or nothing, so "the diff of merge request
+		// 482" names get_merge_request_diffs as fully as
+		// merge_merge_request.
+		if len(ts) > 2 && readVerb(ts[0]) {
+			ts = ts[1:]
+		}
 		addPhrase(i, ts, wNamePhrase)
 	}
+	ix.buildKinds(entries, tfs, common)
 	ix.scratch.New = func() any { return &scratch{scores: make([]float64, n), hits: make([]uint16, n)} }
 	return ix
+}
+
+// buildKinds makes the kind documents. A kind document's term weights are
+// the sums of its tools' (already field-weighted) term weights, so words
+// many of a kind's tools use ("sprint", "loki", "merge") say the kind; its
+// name and its servers' names ("jira", "logs-eu") say it outright.
+func (ix *index) buildKinds(entries []Entry, tfs []map[string]float64, common map[string]map[string]bool) {
+	ix.docKind = make([]int32, len(entries))
+	pos := map[string]int32{}
+	var docs []map[string]float64
+	servers := []map[string]bool{}
+	for i, e := range entries {
+		k, ok := pos[e.Kind]
+		if !ok {
+			k = int32(len(docs))
+			pos[e.Kind] = k
+			docs = append(docs, map[string]float64{})
+			servers = append(servers, map[string]bool{})
+			for _, t := range terms(e.Kind) {
+				docs[k][t] += wKindName
+			}
+		}
+		ix.docKind[i] = k
+		for t, v := range tfs[i] {
+			docs[k][t] += v
+		}
+		for _, srv := range e.Servers {
+			if !servers[k][srv] {
+				servers[k][srv] = true
+				for _, t := range terms(srv) {
+					docs[k][t] += wServerName
+				}
+			}
+		}
+	}
+	n := len(docs)
+	ix.nKinds = n
+	defer ix.nameKinds(pos, servers, common)
+	lens := make([]float64, n)
+	avg := 0.0
+	df := map[string]int{}
+	for k, d := range docs {
+		for t, v := range d {
+			lens[k] += v
+			df[t]++
+		}
+		avg += lens[k]
+	}
+	avg = max(avg/float64(max(n, 1)), 1)
+	ix.kindPosts = make(map[string][]posting, len(df))
+	for k, d := range docs {
+		norm := 1 - bLen + bLen*lens[k]/avg
+		for t, v := range d {
+			idf := math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
+			tf := v / norm
+			ix.kindPosts[t] = append(ix.kindPosts[t], posting{doc: int32(k), w: float32(idf * tf * (k1 + 1) / (k1 + tf))})
+		}
+	}
+}
+
+// nameKinds finds the words that name a kind: the words of its name, the
+// words of its tools' names that most of them share ("confluence_…",
+// "jira_…"), and the words most of its servers' names share ("prom-eu",
+// "prom-us"). A word that names two kinds, or that the tools of a third
+// of the kinds use ("tool", "logs" of "logs-eu"), names none.
+func (ix *index) nameKinds(pos map[string]int32, servers []map[string]bool, common map[string]map[string]bool) {
+	cand := map[string]map[int32]bool{}
+	add := func(t string, k int32) {
+		if len(t) < 3 || !isAlpha(t) {
+			return
+		}
+		if cand[t] == nil {
+			cand[t] = map[int32]bool{}
+		}
+		cand[t][k] = true
+	}
+	for kind, k := range pos {
+		for _, t := range terms(kind) {
+			add(t, k)
+		}
+		for t := range common[kind] {
+			add(t, k)
+		}
+		count := map[string]int{}
+		for srv := range servers[k] {
+			seen := map[string]bool{}
+			for _, t := range terms(srv) {
+				if !seen[t] {
+					seen[t] = true
+					count[t]++
+				}
+			}
+		}
+		for t, c := range count {
+			if c*2 > len(servers[k]) {
+				add(t, k)
+			}
+		}
+	}
+	ix.kindNames = map[string]int32{}
+	for t, ks := range cand {
+		if len(ks) != 1 || len(ix.kindPosts[t])*3 > ix.nKinds {
+			continue
+		}
+		for k := range ks {
+			ix.kindNames[t] = k
+		}
+	}
+}
+
+// namedKinds reports which kinds the query names; nil if none.
+func (ix *index) namedKinds(qt []string) []bool {
+	var named []bool
+	for _, t := range qt {
+		if k, ok := ix.kindNames[t]; ok {
+			if named == nil {
+				named = make([]bool, ix.nKinds)
+			}
+			named[k] = true
+		}
+	}
+	return named
+}
+
+// kindScores returns each kind's share of the query's kind signal,
+// scaled so the strongest kind has 1; nil if no kind matches.
+func (ix *index) kindScores(qt []string) []float64 {
+	ks := make([]float64, ix.nKinds)
+	top := 0.0
+	for _, t := range qt {
+		for _, p := range ix.kindPosts[t] {
+			ks[p.doc] += float64(p.w)
+			top = max(top, ks[p.doc])
+		}
+	}
+	if top == 0 {
+		return nil
+	}
+	for k := range ks {
+		ks[k] /= top
+	}
+	return ks
 }
 
 type scored struct {
@@ -177,13 +358,24 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 			}
 		}
 	}
+	ks := ix.kindScores(qt)
+	named := ix.namedKinds(qt)
 	out := make([]scored, 0, len(touched))
 	for _, d := range touched {
 		if allow(d) {
 			// Coordination: a tool matching more of the query's words
 			// beats one matching a single rare word many times.
 			s := scores[d] * math.Pow(float64(hits[d])/float64(len(qt)), coord)
-			out = append(out, scored{d, s + best[int32(d)]})
+			s += best[int32(d)]
+			if ks != nil {
+				// The kind signal: "search loki for errors" is about
+				// grafana, whose tools may not say "search".
+				s *= 1 + kindBoost*ks[ix.docKind[d]]
+			}
+			if named != nil && named[ix.docKind[d]] {
+				s *= 1 + namedBoost
+			}
+			out = append(out, scored{d, s})
 		}
 		scores[d], hits[d] = 0, 0
 	}
@@ -262,6 +454,17 @@ func commonNameTerms(entries []Entry) map[string]map[string]bool {
 			if tools[k] >= 3 && n*5 >= tools[k]*4 {
 				out[k][t] = true
 			}
+		}
+	}
+	return out
+}
+
+// uniq returns ts without repeats, in first-seen order.
+func uniq(ts []string) []string {
+	out := ts[:0:0]
+	for _, t := range ts {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
 		}
 	}
 	return out
