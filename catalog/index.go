@@ -33,8 +33,8 @@ const (
 	// names ("jira", "confluence", "prom"): naming a product is the
 	// plainest way to say where to look.
 	namedBoost = 1.0
-	k1          = 1.2
-	bLen        = 0.75
+	k1         = 1.2
+	bLen       = 0.75
 )
 
 // readVerb reports whether a stemmed word is a verb tool names start
