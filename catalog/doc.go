@@ -61,8 +61,21 @@
 // fold into the words descriptions use ("ticket" = "issue", "MR" = "merge
 // request", "find" = "search"). A document's score is scaled by the share
 // of query words it matches, and an alias whose words all occur in the
-// query adds a bonus: an operator wrote that phrase down for that tool. A
-// tool named verbatim in the query ("pods_log", "kubernetes.pods_log",
+// query adds a bonus: an operator wrote that phrase down for that tool.
+// So does a tool name whose words all occur (a leading read verb such as
+// "get" or "list" optional; name words count once, so
+// merge_merge_request is no more about merging than list_merge_requests).
+//
+// Many queries could go to several kinds ("search loki for timeouts" hits
+// the search tools of slack, jira and wiki), so a kind signal scales each
+// score. A second BM25 runs over one document per kind, holding its tools'
+// weighted words, its name and its servers' names, and a tool's score is
+// multiplied by 1 + 0.5 × its kind's share of that signal (the strongest
+// kind has 1). A kind the query names outright doubles its tools' scores:
+// the words of its name, the tool-name words most of its tools share
+// ("confluence_…", "jira_…") and the words most of its servers' names share
+// ("prom" of prom-eu and prom-us), unless two kinds share the word or a
+// third of the kinds use it. A tool named verbatim in the query ("pods_log", "kubernetes.pods_log",
 // "k8s-2.pods_log") ranks first. With an [Embedder], the top 100 of BM25
 // and of cosine similarity are fused by reciprocal rank fusion (k = 60).
 // Sessions filter the shared index by scope; nothing is re-indexed per

@@ -211,3 +211,29 @@ func TestLintFleet(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchKindSignal: when the query names a kind ("jira") or uses words
+// only one kind's tools use ("loki", "traces"), the top hits stay in that
+// kind even though other kinds have tools matching its verb ("search").
+func TestSearchKindSignal(t *testing.T) {
+	c := buildFleet(t)
+	ctx := catalog.WithScopes(t.Context(), "*")
+	tests := []struct{ query, kind string }{
+		{"search jira for open bugs in payments", "jira"},
+		{"search traces with errors for the cart service", "tracing"},
+		{"search loki for timeout errors in checkout", "grafana"},
+		{"search confluence for the failover runbook", "wiki"},
+		{"list pods on the k8s clusters", "kubernetes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.query, func(t *testing.T) {
+			hits := c.Search(ctx, tc.query, 3)
+			for _, h := range hits {
+				if h.Kind != tc.kind {
+					t.Errorf("top 3 = %v, want all of kind %s", tops(hits), tc.kind)
+					break
+				}
+			}
+		})
+	}
+}
