@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
@@ -62,18 +63,35 @@ func (s *searchTool) InvokableRun(ctx context.Context, args string, _ ...tool.Op
 		in.K = 5
 	}
 	hits := s.sa.sess.Search(ctx, in.Query, in.K)
-	return searchText(hits, func(h catalog.Hit) string { return s.sa.loadName(h.Kind, h.Tool) }), nil
+	return searchText(hits, func(h catalog.Hit) string { return s.sa.loadName(h.Kind, h.Tool, h.Servers) }), nil
 }
 
-// loadName is the name loadTools resolves uniquely: the tool name when no
-// other kind has it, else kind.tool.
-func (sa *Subagent) loadName(kind, tool string) string {
+// loadName is what to pass to loadTools to load kind.tool on every server
+// of the kind: the tool name when no other kind has it, else kind.tool.
+// When a server is named like the kind and has the tool, the catalog reads
+// "kind.tool" as that one server, so the kind's servers are listed one by
+// one ("wiki.echo, wiki-2.echo").
+func (sa *Subagent) loadName(kind, tool string, servers []string) string {
+	shared := false
 	for _, s := range sa.plan.Specs {
 		if s.Tool == tool && s.Kind != kind {
-			return kind + "." + tool
+			shared = true
+			break
 		}
 	}
-	return tool
+	if !shared {
+		return tool
+	}
+	if srvKind, ok := sa.mx.KindOf(kind); ok {
+		if _, ok := sa.plan.ByTool(srvKind, tool, kind); ok {
+			names := make([]string, len(servers))
+			for i, srv := range servers {
+				names[i] = srv + "." + tool
+			}
+			return strings.Join(names, ", ")
+		}
+	}
+	return kind + "." + tool
 }
 
 // callNames maps loadTools names to the tool name the model then calls.
