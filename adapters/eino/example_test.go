@@ -88,12 +88,15 @@ func ExampleSearchToolsLambda() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	hits, _ := r.Invoke(ctx, mcpeino.SearchInput{Query: "pod logs", K: 1})
+	// Both kinds serve testfleet's pods_log, so the two hits tie; their
+	// order is the catalog's tie-break, not part of this example.
+	hits, _ := r.Invoke(ctx, mcpeino.SearchInput{Query: "pod logs", K: 2})
 	for _, h := range hits {
 		fmt.Println(h.Kind, h.Tool, h.Servers)
 	}
-	// Output:
+	// Unordered output:
 	// kubernetes pods_log [k8s-1 k8s-2]
+	// prometheus pods_log [prom-1]
 }
 
 func ExampleFold() {
