@@ -17,6 +17,10 @@ var stopwords = map[string]bool{
 	"all": true, "any": true, "some": true, "into": true, "if": true,
 	"what": true, "which": true, "how": true, "when": true, "where": true,
 	"there": true, "have": true, "has": true, "did": true, "been": true,
+	// Fillers of spoken requests: tool texts rarely say them, so their
+	// idf is high and they would pull in whichever tool happens to.
+	"now": true, "just": true, "right": true, "currently": true, "again": true,
+	"also": true, "still": true, "us": true, "let": true,
 }
 
 // nameWords splits a tool name on '_', '-', '.', '/' and camelCase
