@@ -75,7 +75,9 @@ func (g *golden) addResults(msgs []*schema.Message) {
 // copied into the repository.
 func goldenMux(t *testing.T) *mcpfleet.Mux {
 	t.Helper()
-	cfg := &config.Fleet{DeferredTools: "on", Servers: []config.Server{
+	cfg := &config.Fleet{DeferredTools: "on", KindSettings: map[string]config.KindSettings{
+		"prometheus": {AvoidWhen: map[string]string{"image": "you need a graph; query the series instead"}},
+	}, Servers: []config.Server{
 		{Name: "k8s-1", Kind: "kubernetes", Transport: "inprocess"},
 		{Name: "k8s-2", Kind: "kubernetes", Transport: "inprocess"},
 		{Name: "prom-1", Kind: "prometheus", Transport: "inprocess"},
@@ -114,6 +116,7 @@ func TestGoldenText(t *testing.T) {
 			rawCall(subagent.LoadToolsName, `{"names":[]}`),
 			rawCall(subagent.SearchToolsName, `{}`),
 			einotest.Call(subagent.SearchToolsName, map[string]any{"query": "image", "k": 2}),
+			einotest.Call(subagent.SearchToolsName, map[string]any{"query": "zyxwvut"}),
 		),
 		einotest.Calls(einotest.Call(subagent.LoadToolsName, map[string]any{"names": []string{"k8s-2.echo", "prometheus.image", "no_such_tool"}})),
 		einotest.Calls(einotest.Call(subagent.LoadToolsName, map[string]any{"names": []string{"k8s-2.echo"}})),

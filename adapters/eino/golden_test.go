@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +136,18 @@ func TestGoldenText(t *testing.T) {
 		}
 		g.add("call "+c.name+": "+c.tool+" "+c.args, out)
 	}
+	// A result too large for the context: the preview names a handle
+	// (random, masked here) that the result tools take.
+	big, _ := byName["kubernetes__big"].InvokableRun(t.Context(), `{"server":"k8s-1","bytes":200000}`)
+	handle := regexp.MustCompile(`r-[0-9a-zA-Z]+`).FindString(big)
+	if handle == "" {
+		t.Fatalf("no handle in the offloaded preview:\n%.300s", big)
+	}
+	mask := func(s string) string { return strings.ReplaceAll(s, handle, "r-HANDLE") }
+	// The preview's head is how the model learns to use the result tools;
+	// the data lines after it are the root's business.
+	head := strings.SplitAfterN(mask(big), "\n", 5)
+	g.add("call offloaded: kubernetes__big (first 4 lines)", strings.Join(head[:4], ""))
 	results := mcpeino.ResultTools(mx)
 	if len(results) != 2 {
 		t.Fatalf("ResultTools = %d tools, want readResult and grepResult", len(results))
@@ -142,9 +155,11 @@ func TestGoldenText(t *testing.T) {
 	for _, r := range results {
 		info, _ := r.Info(t.Context())
 		g.addInfo(t, info)
-		for _, args := range []string{`{}`, `{"handle":"r-0000","pattern":"x","offset":0}`} {
-			out, _ := r.(tool.InvokableTool).InvokableRun(t.Context(), args)
-			g.add("call "+info.Name+" "+args, out)
+		for _, args := range []string{`{}`, `{"handle":"r-0000","pattern":"x","offset":0}`,
+			`{"handle":"r-HANDLE","pattern":"line 4242:|(","offset":4241,"limit":2,"context":0}`,
+			`{"handle":"r-HANDLE","pattern":"line 424[12]:","offset":4241,"limit":2,"context":0}`} {
+			out, _ := r.(tool.InvokableTool).InvokableRun(t.Context(), strings.ReplaceAll(args, "r-HANDLE", handle))
+			g.add("call "+info.Name+" "+args, mask(out))
 		}
 	}
 	checkGolden(t, "testdata/text.golden", g.String())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
@@ -80,7 +81,8 @@ func resultText(name, out string, err error) string {
 	case errors.Is(err, mcpfleet.ErrResultNotFound):
 		return "REJECTED " + name + ": no stored result by that handle (it may have expired); call the original tool again"
 	case err != nil:
-		return "REJECTED " + name + ": " + err.Error()
+		// The Go package prefix helps logs, not models.
+		return "REJECTED " + name + ": " + strings.TrimPrefix(err.Error(), "mcpfleet: ")
 	}
 	return out
 }
