@@ -9,12 +9,14 @@
 //
 // # spawnSubagents
 //
-// Each entry {task, servers} becomes a subagent.Subagent. They run in
+// Each entry {name, task, servers} becomes a subagent.Subagent, named by
+// the optional name ("triage") or "subagent-N", in the trace and the result. They run in
 // parallel (errgroup, Config.MaxParallel at once), each under
 // Config.SubagentTimeout. A subagent that fails validation, errors or times
 // out gets a FAILED or TIMED OUT section; it never sinks its siblings. The
 // whole result is trimmed to Config.ReportTokens (o200k), an equal share per
-// subagent.
+// subagent. The subagents share one tool-definition cache
+// (Config.Subagent.Cache), so each costs lookups rather than conversions.
 //
 // # Trace
 //

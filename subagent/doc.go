@@ -27,4 +27,20 @@
 // Config.Mode "off" gives only the slice; "on" the slice plus the deferred
 // rest of the fleet; "auto" activates the whole permitted fleet when it fits
 // the threshold and otherwise behaves as "on".
+//
+// # Images
+//
+// With Config.Multimodal, fleet tools are adapters/eino MultimodalTools:
+// images in results reach the next model call as image parts after the text
+// rendering, and the gate also wraps that path (WrapEnhancedInvokableToolCall).
+// Off by default, because OpenAI's chat completions API accepts only text in
+// tool messages.
+//
+// # Build cost
+//
+// Every permitted fleet tool's schema becomes an eino ToolInfo. Config.Cache
+// (an adapters/eino Cache) shares those conversions across subagents of a
+// Mux; with it, New on a 23-server fleet drops from ~90 ms to ~5 ms
+// (BenchmarkNew). The orchestrator and Lambda share one; a subagent built
+// without one gets its own, which still saves the per-step rebuilds.
 package subagent
