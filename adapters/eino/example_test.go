@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/schema"
 
 	"github.com/mcpfleet/mcpfleet"
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
@@ -112,4 +114,47 @@ func ExampleFold() {
 	// kubernetes__big [k8s-1 k8s-2]
 	// kubernetes__echo [k8s-1 k8s-2]
 	// kubernetes__environ [k8s-1 k8s-2]
+}
+
+// Subagents of one Mux share a Cache: the second tool set is lookups, and a
+// tool with the same servers gets the very same definition.
+func ExampleCache() {
+	ctx := context.Background()
+	mx := exampleMux(ctx)
+	defer mx.Close()
+
+	cache := mcpeino.NewCache()
+	all, _, _ := mcpeino.NewTools(mx, mcpeino.ToolsConfig{Cache: cache})
+	k8s, _, _ := mcpeino.NewTools(mx, mcpeino.ToolsConfig{Cache: cache, Servers: []string{"k8s-1", "k8s-2"}})
+	a, _ := all[0].Info(ctx)
+	b, _ := k8s[0].Info(ctx)
+	fmt.Println(len(all), len(k8s), a.Name, a == b)
+	// Output:
+	// 14 7 kubernetes__big true
+}
+
+// A MultimodalTool answers with the text rendering, then the images.
+func ExampleTool_Multimodal() {
+	ctx := context.Background()
+	mx := exampleMux(ctx)
+	defer mx.Close()
+
+	tools, plan, _ := mcpeino.NewTools(mx, mcpeino.ToolsConfig{})
+	spec, _ := plan.Lookup("kubernetes__image")
+	for _, t := range tools {
+		if t.Spec().Name != spec.Name {
+			continue
+		}
+		res, _ := t.Multimodal().InvokableRun(ctx, &schema.ToolArgument{Text: `{"server":"k8s-1"}`})
+		for _, p := range res.Parts {
+			if p.Image != nil {
+				fmt.Println(p.Type, p.Image.MIMEType)
+			} else {
+				fmt.Println(p.Type, strings.Contains(p.Text, "[image image/png, 92 bytes base64]"))
+			}
+		}
+	}
+	// Output:
+	// text true
+	// image image/png
 }
