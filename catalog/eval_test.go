@@ -50,6 +50,10 @@ func TestReadQueries(t *testing.T) {
 // TestEval checks that every expected tool exists in the fleet and that
 // search quality does not regress. The floors sit below the measured
 // figures (see the log) so that they catch regressions, not noise.
+// Measured with the kind signal (BM25 alone, aliases on): tune (111)
+// recall@1 0.820, recall@5 0.982; holdout (32, run once after tuning)
+// recall@1 0.656, recall@3 0.750, recall@5 0.813, nDCG@5 0.708. Without
+// aliases: tune 0.586 / 0.784, holdout 0.563 / 0.781.
 func TestEval(t *testing.T) {
 	qs := loadQueries(t)
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
