@@ -17,7 +17,7 @@ import (
 // result headers;
 // unnamed tasks keep subagent-N, numbered across spawns.
 func TestTaskNames(t *testing.T) {
-	mx, _ := newFleet(t, srv{name: "k8s-1", kind: "kubernetes"}, srv{name: "prom-1", kind: "prometheus"})
+	mx, _ := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes"}, srv{Name: "prom-1", Kind: "prometheus"})
 	top := einotest.New(
 		einotest.Calls(einotest.Call(orchestrator.SpawnName, map[string]any{"tasks": []map[string]any{
 			{"name": "triage", "task": "what broke?", "servers": []string{"k8s-1"}},

@@ -21,12 +21,12 @@ import (
 
 func TestOrchestratorSeesOnlyOverview(t *testing.T) {
 	mx, hits := newFleet(t,
-		srv{name: "k8s-1", kind: "kubernetes", fixture: "kubernetes"},
-		srv{name: "k8s-2", kind: "kubernetes", fixture: "kubernetes"},
-		srv{name: "k8s-3", kind: "kubernetes", fixture: "kubernetes"},
-		srv{name: "prometheus", kind: "prometheus", fixture: "prometheus"},
-		srv{name: "gitlab-rw", kind: "gitlab", fixture: "gitlab"},
-		srv{name: "gitlab-ro", kind: "gitlab", fixture: "gitlab_readonly"},
+		srv{Name: "k8s-1", Kind: "kubernetes", Fixture: "kubernetes"},
+		srv{Name: "k8s-2", Kind: "kubernetes", Fixture: "kubernetes"},
+		srv{Name: "k8s-3", Kind: "kubernetes", Fixture: "kubernetes"},
+		srv{Name: "prometheus", Kind: "prometheus", Fixture: "prometheus"},
+		srv{Name: "gitlab-rw", Kind: "gitlab", Fixture: "gitlab"},
+		srv{Name: "gitlab-ro", Kind: "gitlab", Fixture: "gitlab_readonly"},
 	)
 	spawn := einotest.Call(orchestrator.SpawnName, map[string]any{"tasks": []map[string]any{
 		{"task": "Find crashing payments pods and their error rate", "servers": []string{"k8s-1", "prometheus"}},
@@ -148,7 +148,7 @@ func toolMessage(msgs []*schema.Message) string {
 }
 
 func TestParallelLimit(t *testing.T) {
-	mx, _ := newFleet(t, srv{name: "k8s-1", kind: "kubernetes"}, srv{name: "k8s-2", kind: "kubernetes"})
+	mx, _ := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes"}, srv{Name: "k8s-2", Kind: "kubernetes"})
 	var tasks []map[string]any
 	for i := range 5 {
 		tasks = append(tasks, map[string]any{"task": fmt.Sprintf("task %d", i), "servers": []string{"k8s-1"}})
@@ -189,7 +189,7 @@ func TestParallelLimit(t *testing.T) {
 }
 
 func TestReportBudget(t *testing.T) {
-	mx, _ := newFleet(t, srv{name: "k8s-1", kind: "kubernetes"})
+	mx, _ := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes"})
 	var tasks []map[string]any
 	for i := range 3 {
 		tasks = append(tasks, map[string]any{"task": fmt.Sprintf("task %d", i), "servers": []string{"k8s-1"}})

@@ -18,7 +18,7 @@ import (
 // TestCallbacks: a per-run eino handler sees every MCP call once (type MCP,
 // tool component) and every model call once.
 func TestCallbacks(t *testing.T) {
-	mx, _ := newFleet(t, srv{name: "k8s-1", kind: "kubernetes"})
+	mx, _ := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes"})
 	var mu sync.Mutex
 	var got []string
 	h := callbacks.NewHandlerBuilder().

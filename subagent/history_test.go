@@ -211,8 +211,8 @@ func historyFleet(t *testing.T) ([]string, *subagent.Config) {
 // history intact and only the active tools, and a stale call it repeats is
 // answered with text.
 func TestHistoryStaleTools(t *testing.T) {
-	mx := newFleetConfig(t, &config.Fleet{}, srv{name: "k8s-1", kind: "kubernetes", fixture: "kubernetes"},
-		srv{name: "gitlab-ro", kind: "gitlab", fixture: "gitlab_readonly"})
+	mx := newFleetConfig(t, &config.Fleet{}, srv{Name: "k8s-1", Kind: "kubernetes", Fixture: "kubernetes"},
+		srv{Name: "gitlab-ro", Kind: "gitlab", Fixture: "gitlab_readonly"})
 	active, cfg := historyFleet(t)
 	m := einotest.New(
 		einotest.Calls(einotest.Call("list_commits", map[string]any{"server": "gitlab-ro", "project_id": "pay/api"})),
@@ -260,8 +260,8 @@ func TestHistoryStaleTools(t *testing.T) {
 // as OpenAI would: each tool call answered, tools limited to the active
 // set, tool choice "none" only with tools on the last step.
 func TestHistoryOpenAIRequest(t *testing.T) {
-	mx := newFleetConfig(t, &config.Fleet{}, srv{name: "k8s-1", kind: "kubernetes", fixture: "kubernetes"},
-		srv{name: "gitlab-ro", kind: "gitlab", fixture: "gitlab_readonly"})
+	mx := newFleetConfig(t, &config.Fleet{}, srv{Name: "k8s-1", Kind: "kubernetes", Fixture: "kubernetes"},
+		srv{Name: "gitlab-ro", Kind: "gitlab", Fixture: "gitlab_readonly"})
 	active, cfg := historyFleet(t)
 	for _, tc := range []struct {
 		name     string

@@ -17,7 +17,7 @@ import (
 // only. The model asked for one server; the enum it is shown next and the
 // gate must not open the sibling.
 func TestLoadServerNamedLikeKind(t *testing.T) {
-	mx, hits := newFleet(t, srv{name: "k8s-1", kind: "kubernetes"}, srv{name: "wiki", kind: "wiki"}, srv{name: "wiki-2", kind: "wiki"})
+	mx, hits := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes"}, srv{Name: "wiki", Kind: "wiki"}, srv{Name: "wiki-2", Kind: "wiki"})
 	m := einotest.New(
 		einotest.Calls(einotest.Call(subagent.LoadToolsName, map[string]any{"names": []string{"wiki.echo"}})),
 		einotest.Calls(einotest.Call("wiki__echo", map[string]any{"server": "wiki-2", "text": "hi"})),
@@ -51,7 +51,7 @@ func TestLoadServerNamedLikeKind(t *testing.T) {
 // form that loads it on every wiki server, though "wiki.echo" would mean
 // the server "wiki" only; loading what it names opens both.
 func TestSearchNamesShadowedKind(t *testing.T) {
-	mx, _ := newFleet(t, srv{name: "k8s-1", kind: "kubernetes"}, srv{name: "wiki", kind: "wiki"}, srv{name: "wiki-2", kind: "wiki"})
+	mx, _ := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes"}, srv{Name: "wiki", Kind: "wiki"}, srv{Name: "wiki-2", Kind: "wiki"})
 	var named []string
 	m := einotest.New(
 		einotest.Calls(einotest.Call(subagent.SearchToolsName, map[string]any{"query": "echo the text back", "k": 3})),

@@ -33,7 +33,7 @@ func toolMessage(msgs []*schema.Message, name, server string) *schema.Message {
 // the gate still refuses a tool not active on its server without hitting it;
 // without Multimodal the image is a text reference only.
 func TestMultimodalImage(t *testing.T) {
-	mx, hits := newFleet(t, srv{name: "k8s-1", kind: "kubernetes"}, srv{name: "k8s-2", kind: "kubernetes"})
+	mx, hits := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes"}, srv{Name: "k8s-2", Kind: "kubernetes"})
 	type part struct{ Type, Text, MIME, Data string }
 	tests := []struct {
 		name       string

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,8 +15,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
 	"github.com/mcpfleet/mcpfleet/config"
 	incidentfleet "github.com/mcpfleet/mcpfleet/examples/incident/fleet"
-	"github.com/mcpfleet/mcpfleet/internal/fixtures"
-	"github.com/mcpfleet/mcpfleet/internal/testfleet"
+	"github.com/mcpfleet/mcpfleet/internal/agenttest"
 	"github.com/mcpfleet/mcpfleet/subagent"
 )
 
@@ -25,32 +23,17 @@ import (
 // deferred_tools setting and kind_settings under test.
 func newFleetConfig(t testing.TB, cfg *config.Fleet, servers ...srv) *mcpfleet.Mux {
 	t.Helper()
-	var opts []mcpfleet.Option
-	for _, s := range servers {
-		o := testfleet.Options{Calls: &atomic.Int64{}}
-		if s.fixture != "" {
-			o.Tools = fixtures.MustLoad(t, s.fixture).Tools
-		}
-		cfg.Servers = append(cfg.Servers, config.Server{Name: s.name, Kind: s.kind, Transport: "inprocess"})
-		opts = append(opts, mcpfleet.WithInProcess(s.name, s.kind, testfleet.NewServer(s.name, o)))
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	mx, err := mcpfleet.New(ctx, cfg, append(opts, mcpfleet.WithHealthInterval(-1))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { mx.Close() })
+	mx, _ := agenttest.NewFleet(t, cfg, servers...)
 	return mx
 }
 
 func policyServers() []srv {
 	return []srv{
-		{name: "k8s-1", kind: "kubernetes", fixture: "kubernetes"},
-		{name: "k8s-2", kind: "kubernetes", fixture: "kubernetes"},
-		{name: "prometheus", kind: "prometheus", fixture: "prometheus"},
-		{name: "gitlab-rw", kind: "gitlab", fixture: "gitlab"},
-		{name: "gitlab-ro", kind: "gitlab", fixture: "gitlab_readonly"},
+		{Name: "k8s-1", Kind: "kubernetes", Fixture: "kubernetes"},
+		{Name: "k8s-2", Kind: "kubernetes", Fixture: "kubernetes"},
+		{Name: "prometheus", Kind: "prometheus", Fixture: "prometheus"},
+		{Name: "gitlab-rw", Kind: "gitlab", Fixture: "gitlab"},
+		{Name: "gitlab-ro", Kind: "gitlab", Fixture: "gitlab_readonly"},
 	}
 }
 
@@ -192,9 +175,9 @@ func TestPolicyAvoidWhen(t *testing.T) {
 		cfg.KindSettings[kind] = config.KindSettings{AvoidWhen: m}
 	}
 	mx := newFleetConfig(t, cfg,
-		srv{name: "k8s-1", kind: "kubernetes", fixture: "kubernetes"},
-		srv{name: "gitlab-rw", kind: "gitlab", fixture: "gitlab"},
-		srv{name: "github", kind: "github", fixture: "github"})
+		srv{Name: "k8s-1", Kind: "kubernetes", Fixture: "kubernetes"},
+		srv{Name: "gitlab-rw", Kind: "gitlab", Fixture: "gitlab"},
+		srv{Name: "github", Kind: "github", Fixture: "github"})
 	m := einotest.New(
 		einotest.Calls(
 			einotest.Call(subagent.SearchToolsName, map[string]any{"query": "get one pod by name", "k": 3}),

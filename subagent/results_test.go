@@ -16,7 +16,7 @@ import (
 // as a preview with a handle; from the next step on the model is offered
 // readResult and grepResult, and grepResult finds lines the preview left out.
 func TestOffloadedResultTools(t *testing.T) {
-	mx, _ := newFleet(t, srv{name: "k8s-1", kind: "kubernetes"})
+	mx, _ := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes"})
 	handle := regexp.MustCompile(`r-[0-9a-f]+`)
 	m := einotest.New(
 		einotest.Calls(einotest.Call("big", map[string]any{"server": "k8s-1", "bytes": 400000})),

@@ -16,12 +16,12 @@ import (
 
 func slice4(t *testing.T) []srv {
 	return []srv{
-		{name: "k8s-1", kind: "kubernetes", fixture: "kubernetes"},
-		{name: "k8s-2", kind: "kubernetes", fixture: "kubernetes"},
-		{name: "k8s-3", kind: "kubernetes", fixture: "kubernetes"},
-		{name: "prometheus", kind: "prometheus", fixture: "prometheus"},
-		{name: "gitlab-rw", kind: "gitlab", fixture: "gitlab"},
-		{name: "gitlab-ro", kind: "gitlab", fixture: "gitlab_readonly"},
+		{Name: "k8s-1", Kind: "kubernetes", Fixture: "kubernetes"},
+		{Name: "k8s-2", Kind: "kubernetes", Fixture: "kubernetes"},
+		{Name: "k8s-3", Kind: "kubernetes", Fixture: "kubernetes"},
+		{Name: "prometheus", Kind: "prometheus", Fixture: "prometheus"},
+		{Name: "gitlab-rw", Kind: "gitlab", Fixture: "gitlab"},
+		{Name: "gitlab-ro", Kind: "gitlab", Fixture: "gitlab_readonly"},
 	}
 }
 
@@ -141,7 +141,7 @@ func toolResult(msgs []*schema.Message, name string) string {
 // TestToolErrorsAreText: a failing tool and a timing-out tool come back as
 // text and the run goes on to an answer.
 func TestToolErrorsAreText(t *testing.T) {
-	mx, _ := newFleet(t, srv{name: "k8s-1", kind: "kubernetes", timeout: time.Second})
+	mx, _ := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes", Timeout: time.Second})
 	m := einotest.New(
 		einotest.Calls(
 			einotest.Call("fail", map[string]any{"server": "k8s-1"}),
@@ -184,7 +184,7 @@ func TestToolErrorsAreText(t *testing.T) {
 // TestLockdown: the last step carries tool choice "none" and the
 // answer-now instruction; a model that still calls tools has the calls dropped.
 func TestLockdown(t *testing.T) {
-	mx, hits := newFleet(t, srv{name: "k8s-1", kind: "kubernetes"})
+	mx, hits := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes"})
 	for _, obey := range []bool{true, false} {
 		name := "model obeys"
 		if !obey {
@@ -238,8 +238,8 @@ func TestLockdown(t *testing.T) {
 }
 
 func TestNewRejectsServers(t *testing.T) {
-	mx, _ := newFleet(t, srv{name: "k8s-1", kind: "kubernetes"}, srv{name: "k8s-2", kind: "kubernetes"},
-		srv{name: "prom-1", kind: "prometheus"}, srv{name: "prom-2", kind: "prometheus"})
+	mx, _ := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes"}, srv{Name: "k8s-2", Kind: "kubernetes"},
+		srv{Name: "prom-1", Kind: "prometheus"}, srv{Name: "prom-2", Kind: "prometheus"})
 	m := einotest.New()
 	tests := []struct {
 		name    string
