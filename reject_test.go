@@ -3,8 +3,6 @@ package mcpfleet_test
 import (
 	"context"
 	"errors"
-	"flag"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,11 +11,10 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/normalizers"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestRejections runs every rejection path and pins its model-facing text
 // in testdata/reject.golden. No rejected call may reach the server.
@@ -92,7 +89,7 @@ func TestRejections(t *testing.T) {
 	if n := calls.Load(); n != 0 {
 		t.Errorf("%d rejected calls reached the server, want 0", n)
 	}
-	checkGolden(t, "testdata/reject.golden", golden.String())
+	goldenfile.Check(t, "testdata/reject.golden", golden.String())
 
 	// Null on an optional field is dropped as absent, and the call goes through.
 	res, err := call(t, mx, "k8s-1", "pods_log", `{"name":"api-7f9c","namespace":null}`)
@@ -101,23 +98,6 @@ func TestRejections(t *testing.T) {
 	}
 	if got, want := plain(res), `k8s-1 logs {"name":"api-7f9c"}`; got != want {
 		t.Errorf("null optional: sent %q, want %q", got, want)
-	}
-}
-
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s mismatch; run go test -update and review the diff.\n--- got ---\n%s", path, got)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
@@ -80,7 +81,7 @@ func TestEnvelope(t *testing.T) {
 			}
 		}
 	}
-	checkGolden(t, "testdata/envelope.golden", golden.String())
+	goldenfile.Check(t, "testdata/envelope.golden", golden.String())
 	if rec.defused != 9 {
 		t.Errorf("defusals counted = %d, want 9", rec.defused)
 	}
@@ -130,7 +131,7 @@ func TestOffload(t *testing.T) {
 	if rec.offloaded != n {
 		t.Errorf("metrics offloaded %d bytes, want %d", rec.offloaded, n)
 	}
-	checkGolden(t, "testdata/offload_preview.golden", handleRE.ReplaceAllString(preview, "r-HANDLE"))
+	goldenfile.Check(t, "testdata/offload_preview.golden", handleRE.ReplaceAllString(preview, "r-HANDLE"))
 
 	h := res.Offload.Handle
 	page, err := mx.ReadResult(t.Context(), h, 1000, 3)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
@@ -46,7 +47,7 @@ func TestModeGolden(t *testing.T) {
 			}
 			block := s.CatalogBlock()
 			fmt.Fprintf(&b, "\n## catalog block (%d tokens)\n%s", tokens.Count(block), block)
-			golden(t, "mode_"+tc.name, b.String())
+			goldenfile.CheckNamed(t, "mode_"+tc.name, b.String())
 
 			// What the golden file shows, asserted: off has no catalog and
 			// no meta-tools; on lists every permitted tool exactly once,

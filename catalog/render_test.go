@@ -1,9 +1,6 @@
 package catalog_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,29 +12,10 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got)\n%s", path, diff)
-	}
-}
 
 var (
 	reLinesHeader = regexp.MustCompile(`^(\S+) \(servers: ([^)]*)\):$`)
@@ -122,7 +100,7 @@ func TestGoldenCatalogBlock(t *testing.T) {
 				t.Fatal(err)
 			}
 			block := s.CatalogBlock()
-			golden(t, tc.name, block)
+			goldenfile.CheckNamed(t, tc.name, block)
 			if tc.budget > 0 {
 				if n := tokens.Count(block); n > tc.budget {
 					t.Errorf("block is %d tokens, budget %d", n, tc.budget)
@@ -153,7 +131,7 @@ func TestGoldenErrors(t *testing.T) {
 	}
 	b.WriteString(off.Allow("k8s-2", "pods_log").Error() + "\n")
 	b.WriteString(off.Allow("k8s-2", "pods_delete").Error() + "\n")
-	golden(t, "errors", b.String())
+	goldenfile.CheckNamed(t, "errors", b.String())
 }
 
 // TestCatalogListsExactlyDeferred is the guard: for many scope, slice and

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 )
 
 // TestRecorderEvents: every search, load and gate decision reaches the
@@ -130,7 +131,7 @@ func recordScenario(t *testing.T, rec catalog.Recorder) {
 // recorded by recordScenario (rewritten with -update).
 func TestSearchReport(t *testing.T) {
 	path := filepath.Join("testdata", "telemetry.jsonl")
-	if *update {
+	if goldenfile.Updating() {
 		var buf bytes.Buffer
 		rec := catalog.NewJSONLRecorder(&buf)
 		recordScenario(t, rec)
@@ -152,7 +153,7 @@ func TestSearchReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "search_report", string(b)+"\n")
+	goldenfile.CheckNamed(t, "search_report", string(b)+"\n")
 
 	// The invariants the golden file only pins.
 	if rep.Sessions != 3 || rep.Searches != 4 || rep.Loads != 3 {

@@ -3,8 +3,6 @@ package orchestrator_test
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,29 +13,10 @@ import (
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/orchestrator"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// checkGolden compares got with the file at path, or rewrites it under -update.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s mismatch; run go test -update and review the diff.\n--- got ---\n%s", path, got)
-	}
-}
 
 type golden struct{ strings.Builder }
 
@@ -127,5 +106,5 @@ func TestGoldenText(t *testing.T) {
 			g.add("result "+tc.Function.Name+" "+args, m.Content)
 		}
 	}
-	checkGolden(t, "testdata/text.golden", g.String())
+	goldenfile.Check(t, "testdata/text.golden", g.String())
 }

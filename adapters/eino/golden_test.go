@@ -3,8 +3,6 @@ package eino_test
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,28 +15,9 @@ import (
 	"github.com/mcpfleet/mcpfleet"
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// checkGolden compares got with the file at path, or rewrites it under -update.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s mismatch; run go test -update and review the diff.\n--- got ---\n%s", path, got)
-	}
-}
 
 // golden collects named sections of model-facing text.
 type golden struct{ strings.Builder }
@@ -162,5 +141,5 @@ func TestGoldenText(t *testing.T) {
 			g.add("call "+info.Name+" "+args, mask(out))
 		}
 	}
-	checkGolden(t, "testdata/text.golden", g.String())
+	goldenfile.Check(t, "testdata/text.golden", g.String())
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 )
 
 // TestGolden runs each subcommand in-process against a fleet of real stdio
@@ -60,7 +61,7 @@ func TestGolden(t *testing.T) {
 			if r.code != tt.code {
 				t.Errorf("exit code = %d, want %d\nstderr:\n%s", r.code, tt.code, r.stderr)
 			}
-			checkGolden(t, tt.name, transcript(cfg, tt.args, r))
+			goldenfile.CheckNamed(t, tt.name, transcript(cfg, tt.args, r))
 		})
 	}
 }

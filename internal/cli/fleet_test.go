@@ -3,21 +3,16 @@ package cli_test
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/mcpfleet/mcpfleet/internal/cli"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // fleetServer is one stdio test server serving a fixture's tools.
 type fleetServer struct{ name, kind, fixture string }
@@ -91,23 +86,4 @@ func transcript(cfg string, args []string, r result) string {
 	clean := func(s string) string { return strings.ReplaceAll(s, cfg, "fleet.yaml") }
 	return fmt.Sprintf("$ mcpfleet %s\n--> exit %d\n-- stdout --\n%s-- stderr --\n%s",
 		strings.Join(shown, " "), r.code, clean(r.stdout), clean(r.stderr))
-}
-
-// checkGolden compares got with testdata/name.golden, or rewrites it with -update.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
 }

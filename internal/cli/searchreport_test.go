@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,7 @@ func TestSearchReportGolden(t *testing.T) {
 			if r.code != tt.code {
 				t.Errorf("exit code = %d, want %d\nstderr:\n%s", r.code, tt.code, r.stderr)
 			}
-			checkGolden(t, tt.name, transcript("\x00no fleet file", tt.args, r))
+			goldenfile.CheckNamed(t, tt.name, transcript("\x00no fleet file", tt.args, r))
 		})
 	}
 }

@@ -3,10 +3,7 @@ package gateway_test
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -21,11 +18,10 @@ import (
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // fleet is two Kubernetes servers with the real fixture tools and one
 // "misc" server with the test tools; calls counts what reached upstream.
@@ -106,26 +102,6 @@ func text(r *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
-}
-
 func TestNewWithoutMux(t *testing.T) {
 	if _, err := gateway.New(gateway.Config{}); !errors.Is(err, gateway.ErrNoMux) {
 		t.Fatalf("New(Config{}) = %v, want ErrNoMux", err)
@@ -159,7 +135,7 @@ func TestToolsAndInstructions(t *testing.T) {
 		t.Errorf("gateway tool definitions take %d tokens, want <= 2000", n)
 	}
 	js, _ := json.MarshalIndent(tools, "", "  ")
-	golden(t, "tools", string(js)+"\n")
+	goldenfile.CheckNamed(t, "tools", string(js)+"\n")
 
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
@@ -172,7 +148,7 @@ func TestToolsAndInstructions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "instructions", ir.Instructions+"\n")
+	goldenfile.CheckNamed(t, "instructions", ir.Instructions+"\n")
 }
 
 func TestListKinds(t *testing.T) {

@@ -2,15 +2,13 @@ package neutralize
 
 import (
 	"bufio"
-	"flag"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func readCorpus(t *testing.T, path string) []string {
 	t.Helper()
@@ -59,7 +57,7 @@ func TestInjectionCorpus(t *testing.T) {
 		golden.WriteString(out)
 		golden.WriteString("\n----\n")
 	}
-	checkGolden(t, "testdata/injections.golden", golden.String())
+	goldenfile.Check(t, "testdata/injections.golden", golden.String())
 }
 
 // undo reverses the escaping, to prove that nothing was deleted.
@@ -124,22 +122,6 @@ func TestDefuse(t *testing.T) {
 				t.Errorf("Defuse(%q) count %d (want %d) (-want +got):\n%s", tc.in, count, tc.count, diff)
 			}
 		})
-	}
-}
-
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
 	}
 }
 
