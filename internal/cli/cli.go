@@ -105,8 +105,12 @@ func report(stderr io.Writer, name string, err error) error {
 
 func usage(w io.Writer, cmds []command) {
 	fmt.Fprint(w, "mcpfleet multiplexes a fleet of MCP servers.\n\nusage: mcpfleet <command> [flags] [args]\n\ncommands:\n")
+	width := 0
 	for _, c := range cmds {
-		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
+		width = max(width, len(c.name))
+	}
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-*s %s\n", width, c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nEvery command takes --config FILE (default $MCPFLEET_CONFIG) and --strict.\nRun 'mcpfleet help <command>' for its flags.\n")
 }
