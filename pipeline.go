@@ -149,7 +149,7 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 	}
 
 	// 5. Validate.
-	if err := schema.Validate(toValidatorValue(args)); err != nil {
+	if err := schema.Validate(args); err != nil {
 		return nil, reject(c.Server, c.Tool, ReasonInvalidArguments, validationProblems(err, decoded)...)
 	}
 	c.Args = args
@@ -375,7 +375,3 @@ func (m *Mux) allowsPlaceholders(sc *serverConn, tool string) bool {
 	allow := slices.Concat(sc.cfg.AllowPlaceholders, m.cfg.Settings(sc.kind).AllowPlaceholders)
 	return slices.Contains(allow, "*") || slices.Contains(allow, tool)
 }
-
-// toValidatorValue hands the validator the decoded arguments. encoding/json
-// numbers are float64, which the validator accepts as they are.
-func toValidatorValue(args map[string]any) any { return args }
