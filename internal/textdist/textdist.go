@@ -1,5 +1,3 @@
-// Package textdist measures how far apart two strings are, for "did you
-// mean" suggestions everywhere mcpfleet names a valid choice.
 package textdist
 
 // Levenshtein returns the edit distance between a and b, counted in runes.

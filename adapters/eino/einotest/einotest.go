@@ -1,5 +1,3 @@
-// Package einotest provides a scripted eino chat model that records every
-// call, so tests of agents can assert exactly what a model was shown.
 package einotest
 
 import (
