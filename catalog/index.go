@@ -68,6 +68,8 @@ type index struct {
 	kindPosts map[string][]posting
 	// kindNames maps a word that names a kind to that kind's position.
 	kindNames map[string]int32
+	// docIntent is the change a tool's name says (see intent.go).
+	docIntent []intent
 	scratch   sync.Pool // *scratch
 }
 
@@ -176,6 +178,10 @@ func newIndex(entries []Entry) *index {
 		addPhrase(i, ts, wNamePhrase)
 	}
 	ix.buildKinds(entries, tfs, common)
+	ix.docIntent = make([]intent, n)
+	for i, e := range entries {
+		ix.docIntent[i] = nameIntent(e.Tool)
+	}
 	ix.scratch.New = func() any { return &scratch{scores: make([]float64, n), hits: make([]uint16, n)} }
 	return ix
 }
@@ -331,6 +337,7 @@ type scored struct {
 // best limit of those with a positive score, best first, ties by document
 // order (kind, tool).
 func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
+	req := requestIntent(query)
 	qt := terms(query)
 	slices.Sort(qt)
 	qt = slices.Compact(qt)
@@ -366,6 +373,10 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 			// Coordination: a tool matching more of the query's words
 			// beats one matching a single rare word many times.
 			s := scores[d] * math.Pow(float64(hits[d])/float64(len(qt)), coord)
+			// The verb: read tools for a question, the matching change
+			// for a request. Alias bonuses stay whole: an operator's
+			// phrase outranks the verb heuristic.
+			s *= intentFactor(req, ix.docIntent[d])
 			s += best[int32(d)]
 			if ks != nil {
 				// The kind signal: "search loki for errors" is about

@@ -1,0 +1,111 @@
+package catalog
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Intent matching: near-twin tools of one kind differ mostly in their verb
+// (jira_get_sprint_issues, jira_update_sprint, jira_create_sprint), and
+// BM25 cannot tell them apart because the object words are the same. The
+// request's verb can: "what's in the sprint" asks to read, "start a
+// sprint" to create. A request that says no change verb prefers the tools
+// that change nothing; one that says a change verb prefers the tools whose
+// name says the same kind of change.
+
+// An intent is a set of change classes, one bit each.
+type intent uint8
+
+const (
+	intentCreate intent = 1 << iota
+	intentUpdate
+	intentDelete
+)
+
+const (
+	// readPenalty multiplies the lexical score of a tool whose name says
+	// a change when the request says none: asking "what's in the sprint"
+	// must not start one.
+	readPenalty = 0.55
+	// verbBoost multiplies the lexical score of a tool whose name says
+	// the change the request asks for.
+	verbBoost = 1.4
+)
+
+// nameVerbs are the verbs tool names use for a change, by class. Names
+// are the server's own vocabulary, so the list is of API verbs.
+var nameVerbs = map[string]intent{
+	"create": intentCreate, "add": intentCreate, "new": intentCreate,
+	"post": intentCreate, "fork": intentCreate, "push": intentCreate,
+	"upload": intentCreate, "install": intentCreate, "run": intentCreate,
+	"publish": intentCreate, "copy": intentCreate,
+	"update": intentUpdate, "edit": intentUpdate, "set": intentUpdate,
+	"transition": intentUpdate, "assign": intentUpdate, "move": intentUpdate,
+	"mark": intentUpdate, "merge": intentUpdate, "approve": intentUpdate,
+	"unapprove": intentUpdate, "protect": intentUpdate, "unprotect": intentUpdate,
+	"resolve": intentUpdate, "scale": intentUpdate, "manage": intentUpdate,
+	"patch": intentUpdate, "exec": intentUpdate, "reply": intentCreate,
+	"delete": intentDelete, "remove": intentDelete,
+}
+
+// requestVerbs are the words an engineer uses to ask for a change, by
+// class. Only base forms count: "who changed the priority" asks about a
+// past change (a read of history), "change the priority" asks for one.
+// Words that also read ("open the page", "file contents", "log lines")
+// are left out.
+var requestVerbs = map[string]intent{
+	"create": intentCreate, "add": intentCreate, "new": intentCreate,
+	"post": intentCreate, "leave": intentCreate, "write": intentCreate,
+	"start": intentCreate, "draft": intentCreate, "declare": intentCreate,
+	"raise": intentCreate, "cut": intentCreate, "fork": intentCreate,
+	"push": intentCreate, "upload": intentCreate, "install": intentCreate,
+	"run": intentCreate, "publish": intentCreate, "reply": intentCreate,
+	"copy": intentCreate, "link": intentCreate, "comment": intentCreate,
+	"update": intentUpdate, "edit": intentUpdate, "change": intentUpdate,
+	"modify": intentUpdate, "set": intentUpdate, "rename": intentUpdate,
+	"move": intentUpdate, "mark": intentUpdate, "assign": intentUpdate,
+	"transition": intentUpdate, "close": intentUpdate, "resolve": intentUpdate,
+	"reopen": intentUpdate, "ack": intentUpdate, "acknowledge": intentUpdate,
+	"bump": intentUpdate, "scale": intentUpdate, "apply": intentUpdate,
+	"patch": intentUpdate, "merge": intentUpdate, "approve": intentUpdate,
+	"protect": intentUpdate, "unprotect": intentUpdate, "silence": intentUpdate,
+	"mute": intentUpdate, "exec": intentUpdate,
+	"delete": intentDelete, "remove": intentDelete, "kill": intentDelete,
+	"drop": intentDelete, "restart": intentDelete, "bounce": intentDelete,
+	"purge": intentDelete, "unlink": intentDelete,
+}
+
+// nameIntent returns the change classes a tool name's words say.
+func nameIntent(tool string) intent {
+	var in intent
+	for _, w := range nameWords(tool) {
+		in |= nameVerbs[strings.ToLower(w)]
+	}
+	return in
+}
+
+// requestIntent returns the change classes a request's words say. It
+// looks at the words as written, before stemming, so that tense counts.
+func requestIntent(query string) intent {
+	var in intent
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !unicode.IsLetter(r)
+	}) {
+		in |= requestVerbs[w]
+	}
+	return in
+}
+
+// intentFactor is the multiplier for a tool whose name says tool when
+// the request says req.
+func intentFactor(req, tool intent) float64 {
+	switch {
+	case tool == 0:
+		return 1
+	case req == 0:
+		return readPenalty
+	case req&tool != 0:
+		return verbBoost
+	}
+	return 1
+}
