@@ -33,8 +33,12 @@ const (
 	// names ("jira", "confluence", "prom"): naming a product is the
 	// plainest way to say where to look.
 	namedBoost = 1.0
-	k1         = 1.2
-	bLen       = 0.75
+	// nameCover scales name coverage: a tool whose distinguishing name
+	// words all occur in the query scores up to 1+nameCover times its
+	// BM25.
+	nameCover = 1.0
+	k1        = 1.2
+	bLen      = 0.75
 )
 
 // readVerb reports whether a stemmed word is a verb tool names start
@@ -70,6 +74,9 @@ type index struct {
 	kindNames map[string]int32
 	// docIntent is the change a tool's name says (see intent.go).
 	docIntent []intent
+	// nameTerms are each tool's distinguishing name words (no kind
+	// prefix, no leading read verb), for name coverage.
+	nameTerms [][]string
 	scratch   sync.Pool // *scratch
 }
 
@@ -176,6 +183,10 @@ func newIndex(entries []Entry) *index {
 			ts = ts[1:]
 		}
 		addPhrase(i, ts, wNamePhrase)
+		if len(ts) > 1 && readVerb(ts[0]) {
+			ts = ts[1:]
+		}
+		ix.nameTerms = append(ix.nameTerms, ts)
 	}
 	ix.buildKinds(entries, tfs, common)
 	ix.docIntent = make([]intent, n)
@@ -294,6 +305,23 @@ func (ix *index) nameKinds(pos map[string]int32, servers []map[string]bool, comm
 	}
 }
 
+// coverage returns the idf-weighted share of tool d's distinguishing
+// name words that the sorted query terms qt contain.
+func (ix *index) coverage(qt []string, d int) float64 {
+	var got, all float64
+	for _, t := range ix.nameTerms[d] {
+		w := ix.idf[t]
+		all += w
+		if _, ok := slices.BinarySearch(qt, t); ok {
+			got += w
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return got / all
+}
+
 // namedKinds reports which kinds the query names; nil if none.
 func (ix *index) namedKinds(qt []string) []bool {
 	var named []bool
@@ -377,6 +405,12 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 			// for a request. Alias bonuses stay whole: an operator's
 			// phrase outranks the verb heuristic.
 			s *= intentFactor(req, ix.docIntent[d])
+			// Name coverage: near twins share their object words, and
+			// the one whose name the query says more of is the more
+			// specific match ("what metrics do we export" names all of
+			// list_metrics, half of get_metric_metadata). Rare name
+			// words count for more (idf-weighted share).
+			s *= 1 + nameCover*ix.coverage(qt, d)
 			s += best[int32(d)]
 			if ks != nil {
 				// The kind signal: "search loki for errors" is about

@@ -30,6 +30,9 @@ const (
 	// verbBoost multiplies the lexical score of a tool whose name says
 	// the change the request asks for.
 	verbBoost = 1.4
+	// otherChange multiplies the lexical score of a tool whose name says
+	// a change of another class than the request asks for.
+	otherChange = 0.8
 )
 
 // nameVerbs are the verbs tool names use for a change, by class. Names
@@ -75,13 +78,35 @@ var requestVerbs = map[string]intent{
 	"purge": intentDelete, "unlink": intentDelete,
 }
 
-// nameIntent returns the change classes a tool name's words say.
+// nameReadVerbs are the verbs tool names use for a read. They matter
+// only as the name's first verb: get_merge_request_approval_state reads,
+// although "merge" is a change verb elsewhere.
+var nameReadVerbs = map[string]bool{
+	"get": true, "list": true, "search": true, "fetch": true, "read": true,
+	"query": true, "find": true, "check": true, "count": true, "describe": true,
+	"validate": true, "verify": true, "download": true, "explain": true,
+}
+
+// nameIntent returns the change classes a tool name says. The name's
+// first verb decides (later words are mostly its object: the "merge" of
+// create_merge_request); "X_or_Y" says both.
 func nameIntent(tool string) intent {
-	var in intent
-	for _, w := range nameWords(tool) {
-		in |= nameVerbs[strings.ToLower(w)]
+	ws := nameWords(tool)
+	for i, w := range ws {
+		w = strings.ToLower(w)
+		if nameReadVerbs[w] {
+			return 0
+		}
+		in, ok := nameVerbs[w]
+		if !ok {
+			continue
+		}
+		for j := i + 1; j+1 < len(ws) && strings.EqualFold(ws[j], "or"); j += 2 {
+			in |= nameVerbs[strings.ToLower(ws[j+1])]
+		}
+		return in
 	}
-	return in
+	return 0
 }
 
 // requestIntent returns the change classes a request's words say. It
@@ -107,5 +132,6 @@ func intentFactor(req, tool intent) float64 {
 	case req&tool != 0:
 		return verbBoost
 	}
-	return 1
+	// A different change: "leave a comment on the MR" does not merge it.
+	return otherChange
 }

@@ -486,6 +486,12 @@ func (s *Session) kindNames(d int) []string {
 	return out
 }
 
+// nearestSearchWeight weighs the search ranking against the edit-distance
+// ranking in nearest. A misspelt name is first of all a string: search
+// ranks by what the words mean (and favours short, specific names), so
+// it fills in and breaks ties but should not outvote the closest spelling.
+const nearestSearchWeight = 0.6
+
 // nearest suggests up to n permitted names close to name: by edit distance
 // to the tool name, and by searching for its words.
 func (s *Session) nearest(name string, n int) []string {
@@ -511,7 +517,7 @@ func (s *Session) nearest(name string, n int) []string {
 		score[cd.d] += 1 / float64(r+1)
 	}
 	for r, sc := range c.search(context.Background(), strings.Join(nameWords(name), " "), 5, func(d int) bool { return s.permitted[d] }) {
-		score[sc.doc] += 0.9 / float64(r+1)
+		score[sc.doc] += nearestSearchWeight / float64(r+1)
 	}
 	docs := make([]int, 0, len(score))
 	for d := range score {
