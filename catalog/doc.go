@@ -66,6 +66,16 @@
 // "get" or "list" optional; name words count once, so
 // merge_merge_request is no more about merging than list_merge_requests).
 //
+// Near twins of one kind share their object words, so two more factors
+// scale the word score (alias bonuses stay whole). The verb: a request
+// that says no change verb in its base form ("what's in the sprint", "who
+// changed…") multiplies tools whose name's first verb is a change
+// (jira_update_sprint) by 0.55; one that does ("start a sprint") gives
+// the tools whose name says the same class of change (create, update,
+// delete) 1.4 and other changes 0.8. And name coverage: 1 + the
+// idf-weighted share of the tool name's distinguishing words (no kind
+// prefix, no leading read verb) the query contains.
+//
 // Many queries could go to several kinds ("search loki for timeouts" hits
 // the search tools of slack, jira and wiki), so a kind signal scales each
 // score. A second BM25 runs over one document per kind, holding its tools'

@@ -61,10 +61,13 @@ func TestReadQueries(t *testing.T) {
 // TestEval checks that every expected tool exists in the fleet and that
 // search quality does not regress. The floors sit below the measured
 // figures (see the log) so that they catch regressions, not noise.
-// Measured with the kind signal (BM25 alone, aliases on): tune (111)
-// recall@1 0.820, recall@5 0.982; holdout (32, run once after tuning)
-// recall@1 0.656, recall@3 0.750, recall@5 0.813, nDCG@5 0.708. Without
-// aliases: tune 0.586 / 0.784, holdout 0.563 / 0.781.
+// Measured with the kind, verb-intent and name-coverage signals (BM25
+// alone, aliases on): tune (111) recall@1 0.883, recall@3 0.964,
+// recall@5 0.982, nDCG@5 0.894; old holdout (32, seen) 0.719 / 0.813 /
+// 0.844 / 0.748; holdout2 (40, pre-registered before tuning, run once)
+// 0.400 / 0.600 / 0.700 / 0.538. Without aliases: tune 0.640 / 0.802,
+// holdout 0.625 / 0.813, holdout2 0.375 / 0.675 (recall@1 / recall@5).
+// Only the tune split has a floor: the holdouts are reported, not gated.
 func TestEval(t *testing.T) {
 	qs := loadQueries(t)
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
