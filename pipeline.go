@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/normalizers"
 )
 
@@ -129,7 +130,7 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 	}
 
 	// 3. Normalize: kind transformers, server transformers, field map.
-	args, err = m.normalize(ctx, c, decoded, args)
+	args, err = m.normalize(ctx, sc, c, decoded, args)
 	if err != nil {
 		var te *normalizers.Error
 		p := Problem{Hint: err.Error()}
@@ -140,7 +141,7 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 	}
 
 	// 4. Placeholders.
-	if !m.allowsPlaceholders(sc, c.Tool) {
+	if !sc.norm.allowsPlaceholders(c.Tool) {
 		var problems []Problem
 		args, problems = rejectPlaceholders(decoded, args)
 		if len(problems) > 0 {
@@ -328,28 +329,57 @@ func jsonKind(v any) string {
 	return "value"
 }
 
-// normalize runs the configured transformers one at a time, recording which
-// of them changed anything.
-func (m *Mux) normalize(ctx context.Context, c *Call, schema map[string]any, args map[string]any) (map[string]any, error) {
-	names := m.cfg.Transformers(c.Server)
-	call := normalizers.Call{Server: c.Server, Kind: c.Kind, Tool: c.Tool, Schema: schema, Separator: m.separator(c.Server, c.Kind)}
-	for _, name := range names {
-		fn := m.reg[name]
-		if fn == nil {
-			continue // Validate refused unknown names at New
+// normalizeSettings is one server's argument handling, merged from its
+// kind's settings and its own (see config.Fleet.Transformers, FieldMap).
+type normalizeSettings struct {
+	names        []string
+	transformers []normalizers.Transformer
+	fieldMap     map[string]string
+	// separator is the configured join/split separator, or "" so that each
+	// transformer applies its own default (join: a space; split: commas and
+	// whitespace).
+	separator  string
+	allowAll   bool
+	allowTools map[string]bool // tools where placeholders are real values
+}
+
+func resolveNormalize(cfg *config.Fleet, reg map[string]normalizers.Transformer, s config.Server) normalizeSettings {
+	kind := cfg.Settings(s.KindName())
+	n := normalizeSettings{fieldMap: cfg.FieldMap(s.Name), separator: s.JoinSeparator, allowTools: map[string]bool{}}
+	if n.separator == "" {
+		n.separator = kind.JoinSeparator
+	}
+	for _, name := range cfg.Transformers(s.Name) {
+		if fn := reg[name]; fn != nil { // Validate refused unknown names at New
+			n.names = append(n.names, name)
+			n.transformers = append(n.transformers, fn)
 		}
+	}
+	for _, t := range slices.Concat(s.AllowPlaceholders, kind.AllowPlaceholders) {
+		n.allowAll = n.allowAll || t == "*"
+		n.allowTools[t] = true
+	}
+	return n
+}
+
+// normalize runs the server's transformers one at a time, recording which
+// of them changed anything, then its field map.
+func (m *Mux) normalize(ctx context.Context, sc *serverConn, c *Call, schema map[string]any, args map[string]any) (map[string]any, error) {
+	n := &sc.norm
+	call := normalizers.Call{Server: c.Server, Kind: c.Kind, Tool: c.Tool, Schema: schema, Separator: n.separator}
+	for i, fn := range n.transformers {
 		call.Args = args
 		out, err := fn(ctx, call)
 		if err != nil {
 			return nil, err
 		}
 		if out != nil && !reflect.DeepEqual(out, args) {
-			c.Repairs = append(c.Repairs, name)
+			c.Repairs = append(c.Repairs, n.names[i])
 			args = out
 		}
 	}
-	if fm := m.cfg.FieldMap(c.Server); len(fm) > 0 {
-		out, err := normalizers.ApplyFieldMap(args, fm)
+	if len(n.fieldMap) > 0 {
+		out, err := normalizers.ApplyFieldMap(args, n.fieldMap)
 		if err != nil {
 			return nil, err
 		}
@@ -361,17 +391,6 @@ func (m *Mux) normalize(ctx context.Context, c *Call, schema map[string]any, arg
 	return args, nil
 }
 
-// separator is the configured join/split separator, or "" so that each
-// transformer applies its own default (join: a space; split: commas and
-// whitespace).
-func (m *Mux) separator(server, kind string) string {
-	if s, ok := m.cfg.Server(server); ok && s.JoinSeparator != "" {
-		return s.JoinSeparator
-	}
-	return m.cfg.Settings(kind).JoinSeparator
-}
-
-func (m *Mux) allowsPlaceholders(sc *serverConn, tool string) bool {
-	allow := slices.Concat(sc.cfg.AllowPlaceholders, m.cfg.Settings(sc.kind).AllowPlaceholders)
-	return slices.Contains(allow, "*") || slices.Contains(allow, tool)
+func (n *normalizeSettings) allowsPlaceholders(tool string) bool {
+	return n.allowAll || n.allowTools[tool]
 }

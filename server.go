@@ -83,6 +83,9 @@ type serverConn struct {
 	spec upstream.Spec
 	sem  *semaphore.Weighted
 	brk  breaker
+	// norm is the server's argument handling, resolved once from the kind
+	// and server settings: the call path reads it without lookups or merges.
+	norm normalizeSettings
 
 	inflight atomic.Int64
 
@@ -115,7 +118,8 @@ func newServerConn(m *Mux, s config.Server) *serverConn {
 	}
 	return &serverConn{m: m, name: s.Name, kind: s.KindName(), cfg: s, spec: spec,
 		sem: semaphore.NewWeighted(int64(inflight)), state: StateConnecting, changed: time.Now(),
-		brk: breaker{limit: m.opts.breakerN, cooldown: m.opts.breakerWait}}
+		brk:  breaker{limit: m.opts.breakerN, cooldown: m.opts.breakerWait},
+		norm: resolveNormalize(m.cfg, m.reg, s)}
 }
 
 func (sc *serverConn) connectTimeout() time.Duration {
