@@ -19,49 +19,6 @@ import (
 // partBKinds are the kinds this file covers.
 var partBKinds = []string{"jira", "wiki", "grafana", "slack", "alertmanager", "statuspage", "pagerduty", "argocd"}
 
-// pbStart serves one kind in-process over real MCP and returns a client.
-func pbStart(t *testing.T, in Instance) *client.Client {
-	t.Helper()
-	s, err := NewServer(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.NewInProcessClient(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "partb-test", Version: "0.0.1"}
-	if _, err := c.Initialize(t.Context(), req); err != nil {
-		t.Fatalf("initialize %s: %v", in.Kind, err)
-	}
-	return c
-}
-
-// pbCall calls a tool and returns its text and IsError flag.
-func pbCall(t *testing.T, c *client.Client, tool string, args map[string]any) (string, bool) {
-	t.Helper()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	req.Params.Arguments = args
-	res, err := c.CallTool(t.Context(), req)
-	if err != nil {
-		t.Fatalf("%s: %v", tool, err)
-	}
-	var b strings.Builder
-	for _, ct := range res.Content {
-		if tc, ok := ct.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String(), res.IsError
-}
-
 // TestPartBInvestigation calls the tools an investigation needs and checks
 // that each answers with the incident's facts.
 func TestPartBInvestigation(t *testing.T) {
@@ -145,11 +102,11 @@ func TestPartBInvestigation(t *testing.T) {
 	}
 	clients := map[string]*client.Client{}
 	for _, k := range partBKinds {
-		clients[k] = pbStart(t, Instance{Kind: k, Name: k})
+		clients[k] = startInProcess(t, Instance{Kind: k, Name: k})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, isErr := pbCall(t, clients[tt.kind], tt.tool, tt.args)
+			got, isErr := call(t, clients[tt.kind], tt.tool, tt.args)
 			if isErr != tt.wantErr {
 				t.Errorf("%s IsError = %v, want %v; text: %s", tt.tool, isErr, tt.wantErr, got)
 			}
@@ -178,7 +135,7 @@ func TestPartBListTools(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := pbStart(t, in).ListTools(t.Context(), mcp.ListToolsRequest{})
+				res, err := startInProcess(t, in).ListTools(t.Context(), mcp.ListToolsRequest{})
 				if err != nil {
 					t.Fatal(err)
 				}
