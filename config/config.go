@@ -19,6 +19,16 @@ const (
 	MaxCatalogLine = 120
 )
 
+// Defaults the multiplexer applies when the reliability keys are zero or
+// absent. They live here, not in the root package, so the file reference
+// and the Mux cannot disagree about them.
+const (
+	DefaultQueueTimeout    = 10 * time.Second
+	DefaultHealthInterval  = 30 * time.Second
+	DefaultBreakerFailures = 5
+	DefaultBreakerCooldown = 30 * time.Second
+)
+
 // Transports accepted in Server.Transport.
 const (
 	TransportStdio = "stdio"
@@ -34,6 +44,12 @@ type Fleet struct {
 	DeferredTools string                  `koanf:"deferred_tools" json:"deferred_tools,omitempty"`
 	Servers       []Server                `koanf:"servers" json:"servers"`
 	KindSettings  map[string]KindSettings `koanf:"kind_settings" json:"kind_settings,omitempty"`
+	Reliability   Reliability             `koanf:"reliability" json:"reliability,omitzero"`
+	ResultStore   ResultStore             `koanf:"result_store" json:"result_store,omitzero"`
+	// Neutralize, when false, turns off the envelope that marks tool
+	// output as data; nil means on. A pointer, because "absent" and
+	// "false" must differ.
+	Neutralize *bool `koanf:"neutralize" json:"neutralize,omitempty"`
 	// Dir is the folder of the loaded file, against which relative paths
 	// were resolved; "" for LoadBytes without a dir.
 	Dir string `koanf:"-" json:"-"`
@@ -75,6 +91,49 @@ type KindSettings struct {
 	OffloadTokens     int                 `koanf:"offload_tokens" json:"offload_tokens,omitempty"`         // 0 = default 8000
 	AllowPlaceholders []string            `koanf:"allow_placeholders" json:"allow_placeholders,omitempty"` // tool names (or "*")
 }
+
+// Reliability bounds how the multiplexer waits for, and gives up on, slow
+// or failing servers. Zero fields mean the defaults named on each.
+type Reliability struct {
+	// QueueTimeout is how long a call waits for a free max_in_flight slot
+	// before it is rejected as overloaded (0 = DefaultQueueTimeout).
+	QueueTimeout time.Duration `koanf:"queue_timeout" json:"queue_timeout,omitempty"`
+	// MaxInFlight is the max_in_flight of servers that set none
+	// (0 = DefaultMaxInFlight). Load copies it into those servers.
+	MaxInFlight int `koanf:"max_in_flight" json:"max_in_flight,omitempty"`
+	// HealthInterval is how often idle servers are probed with tools/list
+	// (0 = DefaultHealthInterval).
+	HealthInterval time.Duration `koanf:"health_interval" json:"health_interval,omitempty"`
+	// HealthProbes, when false, turns probing off; nil means on.
+	HealthProbes *bool   `koanf:"health_probes" json:"health_probes,omitempty"`
+	Breaker      Breaker `koanf:"breaker" json:"breaker,omitzero"`
+}
+
+// Breaker is the per-server circuit breaker.
+type Breaker struct {
+	// Enabled, when false, turns the breaker off; nil means on.
+	Enabled *bool `koanf:"enabled" json:"enabled,omitempty"`
+	// Failures is how many consecutive timeouts or transport errors open
+	// the circuit (0 = DefaultBreakerFailures).
+	Failures int `koanf:"failures" json:"failures,omitempty"`
+	// Cooldown is how long the circuit stays open before one trial call
+	// (0 = DefaultBreakerCooldown).
+	Cooldown time.Duration `koanf:"cooldown" json:"cooldown,omitempty"`
+}
+
+// ResultStore bounds the default in-memory store of offloaded results.
+// Zero fields take the store's own defaults (256 MiB, 1h).
+type ResultStore struct {
+	// MaxBytes is the budget for all stored result texts together; the
+	// least recently used are evicted to stay under it.
+	MaxBytes int64 `koanf:"max_bytes" json:"max_bytes,omitempty"`
+	// TTL is how long a stored result stays readable.
+	TTL time.Duration `koanf:"ttl" json:"ttl,omitempty"`
+}
+
+// NeutralizeOn reports whether tool output is to be neutralized: true
+// unless the file says neutralize: false.
+func (f *Fleet) NeutralizeOn() bool { return f.Neutralize == nil || *f.Neutralize }
 
 // BuiltinTransformers returns the names of the argument transformers that
 // ship with mcpfleet, in a fresh slice the caller may change.
@@ -178,6 +237,9 @@ func (f *Fleet) Redacted() *Fleet {
 
 func (f *Fleet) clone() *Fleet {
 	out := *f
+	out.Neutralize = clonePtr(f.Neutralize)
+	out.Reliability.HealthProbes = clonePtr(f.Reliability.HealthProbes)
+	out.Reliability.Breaker.Enabled = clonePtr(f.Reliability.Breaker.Enabled)
 	out.Servers = slices.Clone(f.Servers)
 	for i := range out.Servers {
 		s := &out.Servers[i]
@@ -216,4 +278,12 @@ func cloneLists(m map[string][]string) map[string][]string {
 		out[k] = slices.Clone(v)
 	}
 	return out
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }

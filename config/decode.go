@@ -159,7 +159,31 @@ func (d *decoder) decodeValue(loc, field string, raw any, dst reflect.Value) {
 			return
 		}
 		dst.SetString(s)
-	case dst.Kind() == reflect.Int:
+	case dst.Kind() == reflect.Pointer && dst.Type().Elem().Kind() == reflect.Bool:
+		b, ok := toBool(raw)
+		if !ok {
+			p := Problem{Server: loc, Field: field, Want: "true or false"}
+			if s, isScalar := scalar(raw); isScalar {
+				p.Value = s
+			} else {
+				p.Want += ", got " + typeName(raw)
+			}
+			d.add(p)
+			return
+		}
+		dst.Set(reflect.ValueOf(&b))
+	case dst.Kind() == reflect.Struct:
+		m, ok := asMap(raw)
+		if !ok {
+			wrongType("a map")
+			return
+		}
+		sub := field
+		if loc != "" {
+			sub = loc + "." + field
+		}
+		d.decodeStruct(sub, m, dst)
+	case dst.Kind() == reflect.Int || dst.Kind() == reflect.Int64:
 		n, ok := toInt(raw)
 		if !ok {
 			p := Problem{Server: loc, Field: field, Want: "a whole number"}
@@ -282,6 +306,19 @@ func toDuration(raw any) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(n), true
+}
+
+// toBool reads a boolean, or its text as an environment override gives it
+// ("false", "0", "true").
+func toBool(raw any) (bool, bool) {
+	switch v := raw.(type) {
+	case bool:
+		return v, true
+	case string:
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		return b, err == nil
+	}
+	return false, false
 }
 
 func toInt(raw any) (int, bool) {

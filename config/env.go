@@ -28,8 +28,15 @@ func envOverrides(raw map[string]any, environ func() []string) (map[string]any, 
 			return "", nil
 		}
 		switch {
-		case top == "deferred_tools" && len(segs) == 1:
-			return "deferred_tools", value
+		case (top == "deferred_tools" || top == "neutralize") && len(segs) == 1:
+			return top, value
+		case (top == "reliability" || top == "result_store") && len(segs) == 1:
+			example := map[string]string{"reliability": "QUEUE_TIMEOUT", "result_store": "TTL"}[top]
+			return bad("", "a key after "+segs[0]+"__, e.g. "+name+"__"+example, "")
+		case top == "reliability":
+			return envField(reflect.TypeFor[Reliability](), []string{top}, segs[1:], value, bad)
+		case top == "result_store":
+			return envField(reflect.TypeFor[ResultStore](), []string{top}, segs[1:], value, bad)
 		case (top == "servers" || top == "kind_settings") && len(segs) == 2:
 			example := map[string]string{"servers": "URL", "kind_settings": "JOIN_SEPARATOR"}[top]
 			return bad("", "a key after "+segs[1]+"__, e.g. "+name+"__"+example, "")
@@ -70,6 +77,12 @@ func envField(t reflect.Type, path, segs []string, value string,
 	}
 	path = append(path, key)
 	ft := f.Type()
+	if ft.Kind() == reflect.Struct { // reliability's breaker: one more level
+		if len(segs) < 2 {
+			return bad("", "a key after "+strings.ToUpper(key)+"__, one of "+strings.Join(sortedCopy(keysOf(ft)), ", "), "")
+		}
+		return envField(ft, path, segs[1:], value, bad)
+	}
 	if ft.Kind() == reflect.Map {
 		if len(segs) != 2 || segs[1] == "" {
 			return bad("", key+"__<KEY> naming one entry of the map", "")
@@ -133,17 +146,23 @@ func rawKindNames(raw map[string]any) []string {
 
 // mergeEnv lays the env overrides over the parsed file.
 func mergeEnv(raw, over map[string]any) {
-	if v, ok := over["deferred_tools"]; ok {
-		raw["deferred_tools"] = v
+	for _, key := range []string{"deferred_tools", "neutralize"} {
+		if v, ok := over[key]; ok {
+			raw[key] = v
+		}
 	}
-	if ks, ok := asMap(over["kind_settings"]); ok {
-		dst, isMap := asMap(raw["kind_settings"])
-		if raw["kind_settings"] == nil {
+	for _, key := range []string{"kind_settings", "reliability", "result_store"} {
+		o, ok := asMap(over[key])
+		if !ok {
+			continue
+		}
+		dst, isMap := asMap(raw[key])
+		if raw[key] == nil {
 			dst, isMap = map[string]any{}, true
 		}
 		if isMap { // a non-map is reported by the decoder
-			deepMerge(dst, ks)
-			raw["kind_settings"] = dst
+			deepMerge(dst, o)
+			raw[key] = dst
 		}
 	}
 	if srv, ok := asMap(over["servers"]); ok {

@@ -6,20 +6,69 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/knadh/koanf/parsers/json"
 	"github.com/knadh/koanf/parsers/yaml"
 )
 
+// LoadOptions are the inputs of [LoadWith] and [LoadBytesWith] besides the
+// file itself. The zero value reads the process environment, as [Load] does.
+type LoadOptions struct {
+	// Environ is the environment in os.Environ's "KEY=value" form: it
+	// supplies the MCPFLEET_* overrides and, unless LookupEnv is set, the
+	// ${VAR} values. nil means the process environment; an empty non-nil
+	// slice means no environment at all (as with os/exec's Cmd.Env). When a
+	// key repeats, the last entry wins.
+	Environ []string
+	// LookupEnv resolves ${VAR}, e.g. from a secret store. nil means look
+	// the name up in Environ.
+	LookupEnv func(name string) (string, bool)
+	// Transformers are accepted transformer names besides
+	// [BuiltinTransformers]: those registered with the multiplexer.
+	Transformers []string
+}
+
+// environ returns the override source and the ${VAR} lookup.
+func (o LoadOptions) environ() (func() []string, func(string) (string, bool)) {
+	if o.Environ == nil {
+		lookup := o.LookupEnv
+		if lookup == nil {
+			lookup = os.LookupEnv
+		}
+		return os.Environ, lookup
+	}
+	env := slices.Clone(o.Environ) // the caller may change its slice later
+	lookup := o.LookupEnv
+	if lookup == nil {
+		vars := make(map[string]string, len(env))
+		for _, kv := range env {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				vars[k] = v
+			}
+		}
+		lookup = func(name string) (string, bool) { v, ok := vars[name]; return v, ok }
+	}
+	return func() []string { return env }, lookup
+}
+
 // Load reads the fleet file at path (.yaml, .yml or .json), applies
-// MCPFLEET_* environment overrides, expands ${VAR}, resolves relative paths
-// against the file's folder, fills defaults and validates. Transformer names
-// are checked against [BuiltinTransformers] plus extraTransformers.
+// MCPFLEET_* overrides from the process environment, expands ${VAR},
+// resolves relative paths against the file's folder, fills defaults and
+// validates. Transformer names are checked against [BuiltinTransformers]
+// plus extraTransformers. It is [LoadWith] with only Transformers set.
 //
 // The error is a *[ParseError] when the file is not valid YAML or JSON, a
 // *[ValidationError] listing every problem, or an I/O error from reading.
 func Load(path string, extraTransformers ...string) (*Fleet, error) {
+	return LoadWith(path, LoadOptions{Transformers: extraTransformers})
+}
+
+// LoadWith is [Load] with the environment and the extra transformer names
+// given by o, so a CLI, a test or an embedding program decides what the
+// file may read.
+func LoadWith(path string, o LoadOptions) (*Fleet, error) {
 	var format string
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml":
@@ -38,7 +87,8 @@ func Load(path string, extraTransformers ...string) (*Fleet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	f, err := load(data, format, dir, os.Environ, os.LookupEnv, extraTransformers)
+	environ, lookup := o.environ()
+	f, err := load(data, format, dir, environ, lookup, o.Transformers)
 	var pe *ParseError
 	if errors.As(err, &pe) {
 		pe.Path = path
@@ -50,7 +100,14 @@ func Load(path string, extraTransformers ...string) (*Fleet, error) {
 // "json", and dir is the folder relative paths resolve against ("" leaves
 // them as written). Environment overrides and ${VAR} apply as in Load.
 func LoadBytes(data []byte, format string, dir string, extraTransformers ...string) (*Fleet, error) {
-	return load(data, format, dir, os.Environ, os.LookupEnv, extraTransformers)
+	return LoadBytesWith(data, format, dir, LoadOptions{Transformers: extraTransformers})
+}
+
+// LoadBytesWith is [LoadBytes] with the environment and the extra
+// transformer names given by o.
+func LoadBytesWith(data []byte, format string, dir string, o LoadOptions) (*Fleet, error) {
+	environ, lookup := o.environ()
+	return load(data, format, dir, environ, lookup, o.Transformers)
 }
 
 func load(data []byte, format, dir string, environ func() []string,
@@ -112,6 +169,9 @@ func (f *Fleet) applyDefaults() {
 		}
 		if s.ConnectTimeout == 0 {
 			s.ConnectTimeout = DefaultConnectTimeout
+		}
+		if s.MaxInFlight == 0 && f.Reliability.MaxInFlight > 0 { // a negative one is Validate's to report, once
+			s.MaxInFlight = f.Reliability.MaxInFlight
 		}
 		if s.MaxInFlight == 0 {
 			s.MaxInFlight = DefaultMaxInFlight

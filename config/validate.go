@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcpfleet/mcpfleet/internal/textdist"
@@ -104,10 +105,34 @@ func (f *Fleet) Validate(transformers []string) error {
 				Want: fmt.Sprintf("a token count >= 0 (0 means %d)", DefaultOffloadTokens)})
 		}
 	}
+	f.validateReliability(add)
 	if len(ps) == 0 {
 		return nil
 	}
 	return &ValidationError{Problems: ps}
+}
+
+// validateReliability checks the fleet-wide reliability and result store
+// settings. Each Want names the default, since 0 selects it.
+func (f *Fleet) validateReliability(add func(Problem)) {
+	dur := func(loc, field string, d time.Duration, def string) {
+		if d < 0 {
+			add(Problem{Server: loc, Field: field, Value: d.String(), Want: "a duration >= 0 (0 means " + def + ")"})
+		}
+	}
+	count := func(loc, field string, n int64, def string) {
+		if n < 0 {
+			add(Problem{Server: loc, Field: field, Value: fmt.Sprint(n), Want: "a number >= 0 (0 means " + def + ")"})
+		}
+	}
+	r := f.Reliability
+	dur("reliability", "queue_timeout", r.QueueTimeout, DefaultQueueTimeout.String())
+	count("reliability", "max_in_flight", int64(r.MaxInFlight), fmt.Sprint(DefaultMaxInFlight))
+	dur("reliability", "health_interval", r.HealthInterval, DefaultHealthInterval.String())
+	count("reliability.breaker", "failures", int64(r.Breaker.Failures), fmt.Sprint(DefaultBreakerFailures))
+	dur("reliability.breaker", "cooldown", r.Breaker.Cooldown, DefaultBreakerCooldown.String())
+	count("result_store", "max_bytes", f.ResultStore.MaxBytes, "256 MiB")
+	dur("result_store", "ttl", f.ResultStore.TTL, "1h")
 }
 
 func (f *Fleet) validateConnection(loc string, s Server, add func(Problem)) {

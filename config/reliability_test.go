@@ -1,0 +1,189 @@
+package config
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func TestReliabilityKeysDecode(t *testing.T) {
+	const yamlDoc = `servers:
+  - {name: a, command: x}
+  - {name: b, command: y, max_in_flight: 2}
+neutralize: false
+reliability:
+  queue_timeout: 2s
+  max_in_flight: 4
+  health_interval: 1m
+  health_probes: false
+  breaker: {enabled: true, failures: 2, cooldown: 500ms}
+result_store: {max_bytes: 1048576, ttl: 10m}
+`
+	const jsonDoc = `{"servers": [{"name": "a", "command": "x"}, {"name": "b", "command": "y", "max_in_flight": 2}],
+ "neutralize": false,
+ "reliability": {"queue_timeout": "2s", "max_in_flight": 4, "health_interval": "1m", "health_probes": false,
+   "breaker": {"enabled": true, "failures": 2, "cooldown": "500ms"}},
+ "result_store": {"max_bytes": 1048576, "ttl": "10m"}}`
+	type view struct {
+		Neutralize  bool
+		Reliability Reliability
+		ResultStore ResultStore
+		InFlight    [2]int
+	}
+	want := view{
+		Neutralize: false,
+		Reliability: Reliability{QueueTimeout: 2 * time.Second, MaxInFlight: 4, HealthInterval: time.Minute,
+			HealthProbes: ptr(false), Breaker: Breaker{Enabled: ptr(true), Failures: 2, Cooldown: 500 * time.Millisecond}},
+		ResultStore: ResultStore{MaxBytes: 1 << 20, TTL: 10 * time.Minute},
+		// The fleet-wide max_in_flight fills a, but b keeps its own.
+		InFlight: [2]int{4, 2},
+	}
+	for _, tc := range []struct{ format, doc string }{{"yaml", yamlDoc}, {"json", jsonDoc}} {
+		t.Run(tc.format, func(t *testing.T) {
+			f, err := LoadBytesWith([]byte(tc.doc), tc.format, "", LoadOptions{Environ: []string{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := f.Server("a")
+			b, _ := f.Server("b")
+			got := view{f.NeutralizeOn(), f.Reliability, f.ResultStore, [2]int{a.MaxInFlight, b.MaxInFlight}}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestReliabilityDefaultsAreZero(t *testing.T) {
+	f, err := loadYAML(t, "servers:\n  - {name: a, command: x}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := f.Server("a")
+	got := []any{f.NeutralizeOn(), f.Reliability, f.ResultStore, a.MaxInFlight}
+	want := []any{true, Reliability{}, ResultStore{}, DefaultMaxInFlight}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestReliabilityEnvOverrides(t *testing.T) {
+	tests := []struct {
+		name    string
+		environ []string
+		get     func(*Fleet) any
+		want    any
+	}{
+		{"neutralize", []string{"MCPFLEET_NEUTRALIZE=false"},
+			func(f *Fleet) any { return f.NeutralizeOn() }, false},
+		{"queue_timeout", []string{"MCPFLEET_RELIABILITY__QUEUE_TIMEOUT=250ms"},
+			func(f *Fleet) any { return f.Reliability.QueueTimeout }, 250 * time.Millisecond},
+		{"breaker nested keys", []string{"MCPFLEET_RELIABILITY__BREAKER__FAILURES=3", "MCPFLEET_RELIABILITY__BREAKER__ENABLED=0"},
+			func(f *Fleet) any { return f.Reliability.Breaker }, Breaker{Enabled: ptr(false), Failures: 3}},
+		{"result store", []string{"MCPFLEET_RESULT_STORE__TTL=5m", "MCPFLEET_RESULT_STORE__MAX_BYTES=4096"},
+			func(f *Fleet) any { return f.ResultStore }, ResultStore{MaxBytes: 4096, TTL: 5 * time.Minute}},
+		{"fleet max_in_flight fills servers", []string{"MCPFLEET_RELIABILITY__MAX_IN_FLIGHT=7"},
+			func(f *Fleet) any { s, _ := f.Server("k8s-1"); return s.MaxInFlight }, 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := loadWithEnv(t, envBase, tt.environ...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, tt.get(f)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestReliabilityProblems(t *testing.T) {
+	const srv = "servers:\n  - {name: a, command: x}\n"
+	tests := []struct {
+		name    string
+		doc     string
+		environ []string
+		want    []string
+	}{
+		{name: "negative durations and counts", doc: srv + `reliability:
+  queue_timeout: -1s
+  max_in_flight: -2
+  health_interval: -5m
+  breaker: {failures: -1, cooldown: -30s}
+result_store: {max_bytes: -1, ttl: -1h}
+`, want: []string{
+			`reliability: queue_timeout: got "-1s", want a duration >= 0 (0 means 10s)`,
+			`reliability: max_in_flight: got "-2", want a number >= 0 (0 means 16)`,
+			`reliability: health_interval: got "-5m0s", want a duration >= 0 (0 means 30s)`,
+			`reliability.breaker: failures: got "-1", want a number >= 0 (0 means 5)`,
+			`reliability.breaker: cooldown: got "-30s", want a duration >= 0 (0 means 30s)`,
+			`result_store: max_bytes: got "-1", want a number >= 0 (0 means 256 MiB)`,
+			`result_store: ttl: got "-1h0m0s", want a duration >= 0 (0 means 1h)`,
+		}},
+		{name: "unknown keys suggest the nearest", doc: srv + `reliability:
+  queue_timout: 1s
+  breaker: {failure: 2}
+result_store: {max_items: 10}
+neutralise: false
+`, want: []string{
+			`key: got "neutralise", want one of deferred_tools, kind_settings, neutralize, reliability, result_store, servers (did you mean "neutralize"?)`,
+			`reliability.breaker: key: got "failure", want one of cooldown, enabled, failures (did you mean "failures"?)`,
+			`reliability: key: got "queue_timout", want one of breaker, health_interval, health_probes, max_in_flight, queue_timeout (did you mean "queue_timeout"?)`,
+			`result_store: key: got "max_items", want one of max_bytes, ttl (did you mean "max_bytes"?)`,
+		}},
+		{name: "wrong types", doc: srv + `neutralize: maybe
+reliability:
+  queue_timeout: 30
+  health_probes: [yes]
+  breaker: 3
+`, want: []string{
+			`neutralize: got "maybe", want true or false`,
+			`reliability: breaker: want a map, got a number`,
+			`reliability: health_probes: want true or false, got a list`,
+			`reliability: queue_timeout: got "30", want a duration with a unit, like 30s or 2m`,
+		}},
+		{name: "bad env overrides", doc: srv, environ: []string{
+			"MCPFLEET_RELIABILITY=x",
+			"MCPFLEET_RELIABILITY__BREAKER=3",
+			"MCPFLEET_RELIABILITY__BREAKER__FAILURS=3",
+			"MCPFLEET_RESULT_STORE__TTL=-1m",
+			"MCPFLEET_NEUTRALIZE=nope",
+		}, want: []string{
+			`MCPFLEET_RELIABILITY: want a key after RELIABILITY__, e.g. MCPFLEET_RELIABILITY__QUEUE_TIMEOUT`,
+			`MCPFLEET_RELIABILITY__BREAKER: want a key after BREAKER__, one of cooldown, enabled, failures`,
+			`MCPFLEET_RELIABILITY__BREAKER__FAILURS: got "FAILURS", want one of cooldown, enabled, failures (did you mean "failures"?)`,
+			`neutralize: got "nope", want true or false`,
+			`result_store: ttl: got "-1m0s", want a duration >= 0 (0 means 1h)`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := load([]byte(tt.doc), "yaml", "", func() []string { return tt.environ }, noVars, nil)
+			var verr *ValidationError
+			if !errors.As(err, &verr) {
+				t.Fatalf("load: got %v, want *ValidationError", err)
+			}
+			var got []string
+			for _, p := range verr.Problems {
+				got = append(got, p.String())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRedactedCopiesSwitches(t *testing.T) {
+	f := &Fleet{Neutralize: ptr(false)}
+	r := f.Redacted()
+	*r.Neutralize = true
+	if f.NeutralizeOn() {
+		t.Error("changing the redacted copy's neutralize changed the original")
+	}
+}
