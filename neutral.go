@@ -1,15 +1,18 @@
 package mcpfleet
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // neutralizeResult marks each text block of r as data from c's server and
-// tool, and defuses what imitates instructions inside it. Non-text contents
-// are left as they are; r itself is not modified.
+// tool, and defuses what imitates instructions inside it and in the rest of
+// r that a model may read: embedded text resources and structuredContent.
+// Images, audio and blobs are left as they are; r itself is not modified.
 func (m *Mux) neutralizeResult(ctx context.Context, c *Call, r *mcp.CallToolResult) *mcp.CallToolResult {
 	out := *r
 	out.Content = make([]mcp.Content, len(r.Content))
@@ -20,7 +23,155 @@ func (m *Mux) neutralizeResult(ctx context.Context, c *Call, r *mcp.CallToolResu
 		}
 		out.Content[i] = ct
 	}
+	m.defuseRest(ctx, c, &out)
 	return &out
+}
+
+// defuseRest defuses, in place, the embedded text resources and the
+// structuredContent of r, whose Content slice the caller owns. Unlike text
+// blocks these are not enveloped: a resource keeps its MIME type and a
+// structured value must stay valid against the tool's output schema, so
+// only their strings change, each exactly as Defuse changes a text.
+// Clients (adapters/eino among them) show both to the model, which is why
+// they cannot be left raw.
+func (m *Mux) defuseRest(ctx context.Context, c *Call, r *mcp.CallToolResult) {
+	if m.neut == nil {
+		return
+	}
+	n := 0
+	for i, ct := range r.Content {
+		var k int
+		r.Content[i], k = m.defuseResource(ct)
+		n += k
+	}
+	if r.StructuredContent != nil {
+		var k int
+		r.StructuredContent, k = m.defuseJSON(r.StructuredContent)
+		n += k
+	}
+	if n > 0 && m.opts.metrics != nil {
+		m.opts.metrics.Defused(ctx, c, n)
+	}
+}
+
+// defuseResource defuses the text of an embedded text resource; any other
+// content is returned as is.
+func (m *Mux) defuseResource(ct mcp.Content) (mcp.Content, int) {
+	switch e := ct.(type) {
+	case mcp.EmbeddedResource:
+		res, n := m.defuseContents(e.Resource)
+		if n == 0 {
+			return ct, 0
+		}
+		e.Resource = res
+		return e, n
+	case *mcp.EmbeddedResource:
+		if e == nil {
+			return ct, 0
+		}
+		res, n := m.defuseContents(e.Resource)
+		if n == 0 {
+			return ct, 0
+		}
+		cp := *e
+		cp.Resource = res
+		return &cp, n
+	}
+	return ct, 0
+}
+
+func (m *Mux) defuseContents(rc mcp.ResourceContents) (mcp.ResourceContents, int) {
+	switch t := rc.(type) {
+	case mcp.TextResourceContents:
+		s, n := m.neut.Defuse(t.Text)
+		t.Text = s
+		return t, n
+	case *mcp.TextResourceContents:
+		if t == nil {
+			return rc, 0
+		}
+		s, n := m.neut.Defuse(t.Text)
+		if n == 0 {
+			return rc, 0
+		}
+		cp := *t
+		cp.Text = s
+		return &cp, n
+	}
+	return rc, 0
+}
+
+// defuseJSON defuses every string leaf of a JSON value; keys, numbers,
+// booleans and nulls are kept, and so is the shape. Containers are copied
+// only where something changed, so the server's value is never modified
+// and a clean value comes back as the very same one.
+//
+// mcp-go decodes structuredContent into map[string]any and []any, but a
+// ResultFunc or a short-circuiting BeforeFunc may put any Go value there;
+// such a value goes through a JSON round trip, which is what it becomes on
+// the wire anyway, and is replaced only if something in it was defused.
+func (m *Mux) defuseJSON(v any) (any, int) {
+	switch x := v.(type) {
+	case nil, bool, float64, json.Number, int, int64:
+		return v, 0
+	case string:
+		return m.neut.Defuse(x)
+	case map[string]any:
+		var out map[string]any
+		total := 0
+		for k, e := range x {
+			d, n := m.defuseJSON(e)
+			if n == 0 {
+				continue
+			}
+			if out == nil {
+				out = make(map[string]any, len(x))
+				for k2, e2 := range x {
+					out[k2] = e2
+				}
+			}
+			out[k] = d
+			total += n
+		}
+		if out == nil {
+			return v, 0
+		}
+		return out, total
+	case []any:
+		var out []any
+		total := 0
+		for i, e := range x {
+			d, n := m.defuseJSON(e)
+			if n == 0 {
+				continue
+			}
+			if out == nil {
+				out = append([]any(nil), x...)
+			}
+			out[i] = d
+			total += n
+		}
+		if out == nil {
+			return v, 0
+		}
+		return out, total
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		// It cannot be sent either; the transport reports that.
+		return v, 0
+	}
+	var generic any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // keep numbers exactly as they were written
+	if err := dec.Decode(&generic); err != nil {
+		return v, 0
+	}
+	d, n := m.defuseJSON(generic)
+	if n == 0 {
+		return v, 0
+	}
+	return d, n
 }
 
 // envelope defuses text and wraps it in the tool_output block. With

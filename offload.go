@@ -1,7 +1,9 @@
 package mcpfleet
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,7 +19,10 @@ import (
 // when it is over the kind's offload_tokens and gives the model a handle;
 // ReadResult and GrepResult read it back. Implementations must be safe for
 // concurrent use; Get of an unknown or expired handle returns an error
-// matching ErrResultNotFound.
+// matching ErrResultNotFound. Get must return the Owner that Put was given:
+// the Mux refuses a result whose Owner is not the reader's caller (see
+// WithCaller), so a store that loses it makes its results readable only by
+// anonymous callers.
 type ResultStore interface {
 	Put(ctx context.Context, r StoredResult) (handle string, err error)
 	Get(ctx context.Context, handle string) (StoredResult, error)
@@ -27,6 +32,9 @@ type ResultStore interface {
 type StoredResult struct {
 	Server string
 	Tool   string
+	// Owner is the caller the result was produced for (CallerFrom of the
+	// call's ctx); "" for anonymous callers.
+	Owner  string
 	Text   string
 	Stored time.Time
 }
@@ -52,7 +60,7 @@ type Offload struct {
 type memoryStore struct{ m *offload.Memory }
 
 func (s memoryStore) Put(ctx context.Context, r StoredResult) (string, error) {
-	return s.m.Put(ctx, offload.Item{Server: r.Server, Tool: r.Tool, Text: r.Text})
+	return s.m.Put(ctx, offload.Item{Server: r.Server, Tool: r.Tool, Owner: r.Owner, Text: r.Text})
 }
 
 func (s memoryStore) Get(ctx context.Context, handle string) (StoredResult, error) {
@@ -60,7 +68,7 @@ func (s memoryStore) Get(ctx context.Context, handle string) (StoredResult, erro
 	if errors.Is(err, offload.ErrNotFound) {
 		return StoredResult{}, ErrResultNotFound
 	}
-	return StoredResult{Server: it.Server, Tool: it.Tool, Text: it.Text, Stored: it.Stored}, err
+	return StoredResult{Server: it.Server, Tool: it.Tool, Owner: it.Owner, Text: it.Text, Stored: it.Stored}, err
 }
 
 // Offloading reports whether large results are offloaded, so that adapters
@@ -88,7 +96,16 @@ func overThreshold(n int, join func() string, limit int) (bool, int) {
 }
 
 // maybeOffload stores a result whose text is over the kind's threshold and
-// returns a preview in its place. Non-text contents stay as they are.
+// returns a preview in its place. Non-text contents stay, their embedded
+// text resources defused (transform neutralizes only results that stay
+// whole).
+//
+// structuredContent goes into the store with the text, after it, and not
+// into the preview, which says so. The alternative, keeping it aside for
+// ReadResult to hand back whole, would return the very bulk offloading
+// exists to keep out of the context, and would need a second way to read a
+// handle; stored as indented JSON it is paged and grepped like the text,
+// and the preview never claims a shape it no longer has.
 func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult) (*mcp.CallToolResult, *Offload, error) {
 	if m.store == nil {
 		return r, nil, nil
@@ -106,8 +123,11 @@ func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult) 
 	if !over {
 		return r, nil, nil
 	}
-	text := join()
-	h, err := m.store.Put(ctx, StoredResult{Server: c.Server, Tool: c.Tool, Text: text})
+	text, fate := withStructured(join(), r.StructuredContent)
+	if fate == structuredLost {
+		m.log.Warn("offload: structuredContent is not JSON-encodable; dropped", "server", c.Server, "tool", c.Tool)
+	}
+	h, err := m.store.Put(ctx, StoredResult{Server: c.Server, Tool: c.Tool, Owner: CallerFrom(ctx), Text: text})
 	if err != nil {
 		// Losing the result would be worse than a large context: say so
 		// and return it whole.
@@ -119,17 +139,57 @@ func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult) 
 		m.opts.metrics.Offloaded(ctx, c, int64(len(text)))
 	}
 	out := *r
-	// structuredContent usually repeats the text; it would bring the
-	// whole result back into the context.
-	out.StructuredContent = nil
+	out.StructuredContent = nil // stored above, named in the preview
 	out.Content = make([]mcp.Content, 0, len(r.Content)-texts+1)
-	out.Content = append(out.Content, mcp.NewTextContent(m.preview(ctx, c, text, off, limit)))
+	out.Content = append(out.Content, mcp.NewTextContent(m.preview(ctx, c, text, off, limit, fate)))
 	for _, ct := range r.Content {
 		if _, ok := ct.(mcp.TextContent); !ok {
 			out.Content = append(out.Content, ct)
 		}
 	}
+	m.defuseRest(ctx, c, &out)
 	return &out, off, nil
+}
+
+// structuredFate says what became of an offloaded result's
+// structuredContent.
+type structuredFate int
+
+const (
+	structuredNone     structuredFate = iota // there was none
+	structuredStored                         // appended to the stored text
+	structuredRepeated                       // the text already holds it
+	structuredLost                           // not JSON-encodable: dropped
+)
+
+// withStructured appends v, as indented JSON under a header line, to the
+// text to store. Indented, every leaf is a line of its own, which is what
+// readResult pages and grepResult matches. A value the text already holds
+// verbatim (servers are asked to repeat structuredContent as text) is not
+// stored twice.
+func withStructured(text string, v any) (string, structuredFate) {
+	if v == nil {
+		return text, structuredNone
+	}
+	compact, err := json.Marshal(v)
+	if err != nil {
+		return text, structuredLost
+	}
+	if strings.Contains(text, string(compact)) {
+		return text, structuredRepeated
+	}
+	var b bytes.Buffer
+	b.Grow(len(text) + len(compact)*2 + 64)
+	b.WriteString(text)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString(structuredHeader)
+	b.WriteByte('\n')
+	if err := json.Indent(&b, compact, "", "  "); err != nil {
+		return text, structuredLost
+	}
+	return b.String(), structuredStored
 }
 
 func joinText(cs []mcp.Content) string {
@@ -165,7 +225,7 @@ join:
 
 // preview renders the head and tail of an offloaded text, each bounded in
 // lines and bytes, scaled down for small thresholds.
-func (m *Mux) preview(ctx context.Context, c *Call, text string, off *Offload, limit int) string {
+func (m *Mux) preview(ctx context.Context, c *Call, text string, off *Offload, limit int, fate structuredFate) string {
 	headBytes, tailBytes := min(2000, limit*2), min(800, limit)
 	head := offload.Read(text, 0, previewHeadLines)
 	headText := clip(head.Text, headBytes)
@@ -173,6 +233,7 @@ func (m *Mux) preview(ctx context.Context, c *Call, text string, off *Offload, l
 	tailText := clipStart(tail.Text, tailBytes)
 	var b strings.Builder
 	b.WriteString(renderOffloadNote(c.Server, c.Tool, off))
+	b.WriteString(structuredNote(fate))
 	b.WriteString(m.envelope(ctx, c, headText, fmt.Sprintf("first %d lines", offload.Lines(headText))))
 	if tail.To >= tail.From && tailText != "" {
 		b.WriteString("\n")
@@ -251,6 +312,12 @@ func (m *Mux) stored(ctx context.Context, handle string) (StoredResult, error) {
 		return StoredResult{}, fmt.Errorf("%w: offloading is off", ErrResultNotFound)
 	}
 	sr, err := m.store.Get(ctx, strings.TrimSpace(handle))
+	// Another caller's result is refused with the very error of an unknown
+	// handle, so that a handle seen in a log or a shared transcript says
+	// nothing about whether it exists.
+	if err == nil && sr.Owner != CallerFrom(ctx) {
+		sr, err = StoredResult{}, ErrResultNotFound
+	}
 	if errors.Is(err, ErrResultNotFound) {
 		return StoredResult{}, fmt.Errorf("%w %q: %s", ErrResultNotFound, brief(handle), notFoundAdvice)
 	}

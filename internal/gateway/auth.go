@@ -2,7 +2,9 @@ package gateway
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
 )
 
@@ -105,21 +108,35 @@ func (g *Gateway) lookupToken(tok string) ([]string, bool) {
 }
 
 // authenticate wraps h: with tokens configured, a request needs
-// "Authorization: Bearer <token>" and runs with that token's scopes.
-// Without tokens every request gets Config.Scopes.
+// "Authorization: Bearer <token>" and runs with that token's scopes and
+// that token's caller id (see CallerID), so that results offloaded for one
+// token cannot be read with another. Without tokens every request gets
+// Config.Scopes and the anonymous caller.
 func (g *Gateway) authenticate(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
 		scopes := g.cfg.Scopes
 		if len(g.cfg.Tokens) > 0 {
 			tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			s, found := g.lookupToken(strings.TrimSpace(tok))
+			tok = strings.TrimSpace(tok)
+			s, found := g.lookupToken(tok)
 			if !ok || !found {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="mcpfleet"`)
 				http.Error(w, "missing or unknown bearer token", http.StatusUnauthorized)
 				return
 			}
 			scopes = s
+			ctx = mcpfleet.WithCaller(ctx, CallerID(tok))
 		}
-		h.ServeHTTP(w, r.WithContext(catalog.WithScopes(r.Context(), scopes...)))
+		h.ServeHTTP(w, r.WithContext(catalog.WithScopes(ctx, scopes...)))
 	})
+}
+
+// CallerID is the caller id the gateway gives requests made with token: a
+// hash, so that the secret itself is never kept with stored results nor
+// written to logs, yet two tokens never share an id. Tokens have no names
+// in Config.Tokens, which is why a name cannot serve.
+func CallerID(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return "token:" + hex.EncodeToString(sum[:12])
 }

@@ -56,7 +56,9 @@ func (g *Gateway) tools() []server.ServerTool {
 }
 
 // readResult and grepResult need no scope check: a handle is an
-// unguessable capability issued only to a caller whose call was permitted.
+// unguessable capability issued only to a caller whose call was permitted,
+// and the Mux refuses it to any other caller (the ctx carries the caller
+// id that authenticate set), with the text of an unknown handle.
 func (g *Gateway) readResult(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	h := req.GetString("handle", "")
 	if strings.TrimSpace(h) == "" {
@@ -425,7 +427,7 @@ func hasProperty(t mcp.Tool, name string) bool {
 }
 
 // detached keeps a request's deadline and cancellation but none of its
-// values except the caller's scopes. mcp-go's server puts the incoming HTTP
+// values except the caller's scopes and caller id. mcp-go's server puts the incoming HTTP
 // headers and the client session on the handler's ctx; an in-process
 // upstream server reads them back from the ctx of the call the Mux makes
 // (and rejects the call: "Mcp-Name header value callTool does not match
@@ -440,5 +442,11 @@ type detached struct {
 func (d detached) Value(key any) any { return d.values.Value(key) }
 
 func detach(ctx context.Context, scopes []string) context.Context {
-	return detached{Context: ctx, values: catalog.WithScopes(context.Background(), scopes...)}
+	values := catalog.WithScopes(context.Background(), scopes...)
+	// The caller id makes the Mux record who may read a result it
+	// offloads; losing it here would hand every token's results to all.
+	if id := mcpfleet.CallerFrom(ctx); id != "" {
+		values = mcpfleet.WithCaller(values, id)
+	}
+	return detached{Context: ctx, values: values}
 }

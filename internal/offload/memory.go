@@ -49,11 +49,17 @@ type entry struct {
 	expires time.Time
 }
 
-// Item is one stored result: the text and where it came from.
+// Item is one stored result: the text, where it came from and who may
+// read it.
 type Item struct {
 	Server, Tool string
-	Text         string
-	Stored       time.Time
+	// Owner is the opaque id of the caller the result was produced for;
+	// "" when the caller is anonymous. The store keeps it and returns it;
+	// enforcing it is the reader's job, so that every store gets the same
+	// rule.
+	Owner  string
+	Text   string
+	Stored time.Time
 }
 
 // ErrTooLarge is returned by Put for a text larger than the whole budget.

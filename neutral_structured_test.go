@@ -1,0 +1,182 @@
+package mcpfleet_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/neutralize"
+)
+
+// readNeutralizeCorpus reads one of internal/neutralize's corpora, in that
+// package's format: one string a line, "\n" for a newline, "# " comments.
+func readNeutralizeCorpus(t *testing.T, name string) []string {
+	t.Helper()
+	f, err := os.Open("internal/neutralize/testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "# ") {
+			out = append(out, strings.ReplaceAll(line, `\n`, "\n"))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// mirrorServer answers mirror {i} with strs[i] in every place a result can
+// carry text: a text block, an embedded text resource, and string leaves of
+// structuredContent at several depths (one of them under a key that is
+// strs[i] too), beside numbers, booleans and a null.
+func mirrorServer(strs []string) *server.MCPServer {
+	s := server.NewMCPServer("mirror", "1", server.WithToolCapabilities(false))
+	ro := false
+	s.AddTool(mcp.Tool{Name: "mirror", Description: "Mirror a string.",
+		Annotations:    mcp.ToolAnnotation{ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: &ro},
+		RawInputSchema: json.RawMessage(`{"type":"object","properties":{"i":{"type":"integer","minimum":0}},"required":["i"]}`)},
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			v := strs[r.GetInt("i", 0)]
+			res := &mcp.CallToolResult{Content: []mcp.Content{
+				mcp.NewTextContent(v),
+				mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "mem://mirror", MIMEType: "text/plain", Text: v}),
+			}}
+			res.StructuredContent = structuredOf(v, v)
+			return res, nil
+		})
+	return s
+}
+
+// structuredOf is the structuredContent mirror returns, with v as four
+// string leaves, one of them under the key k. structuredOf(s, s) is what
+// the server sends; structuredOf(s, defused s) is what the Mux must
+// return: keys are never changed.
+func structuredOf(k, v string) map[string]any {
+	return map[string]any{
+		"value":  v,
+		"count":  7,
+		"ok":     true,
+		"none":   nil,
+		"list":   []any{v, 42.5, false},
+		"nested": map[string]any{"key": v, k: v, "depth": map[string]any{"n": 1}},
+	}
+}
+
+// jsonOf is v as the wire has it, so that Go types (int vs float64) that
+// JSON does not tell apart do not count as differences.
+func jsonOf(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// unenvelope returns the text inside one tool_output envelope, exactly.
+func unenvelope(t *testing.T, s string) string {
+	t.Helper()
+	head, rest, ok := strings.Cut(s, "\n")
+	if !ok || !strings.HasPrefix(head, "<tool_output ") || !strings.HasSuffix(rest, "\n</tool_output>") {
+		t.Fatalf("not one envelope: %q", s)
+	}
+	return strings.TrimSuffix(rest, "\n</tool_output>")
+}
+
+// TestNeutralizeStructuredAndResources: every string of the injection
+// corpus, put in structuredContent leaves and an embedded resource, comes
+// out defused exactly as the text path defuses it; keys, numbers, booleans,
+// null and the shape stay; every benign string comes out unchanged.
+func TestNeutralizeStructuredAndResources(t *testing.T) {
+	injections := readNeutralizeCorpus(t, "injections.txt")
+	benign := readNeutralizeCorpus(t, "benign.txt")
+	if len(injections) < 40 || len(benign) < 10 {
+		t.Fatalf("corpora too small: %d injections, %d benign", len(injections), len(benign))
+	}
+	all := append(append([]string(nil), injections...), benign...)
+	rec := &recorder{}
+	mx := newMux(t, &config.Fleet{}, mcpfleet.WithMetrics(rec), mcpfleet.WithInProcess("m-1", "mirror", mirrorServer(all)))
+	n := neutralize.New()
+	wantDefusals := 0
+	for i, in := range all {
+		isInjection := i < len(injections)
+		name := fmt.Sprintf("benign/%d", i-len(injections))
+		if isInjection {
+			name = fmt.Sprintf("injection/%d", i)
+		}
+		t.Run(name, func(t *testing.T) {
+			res, err := call(t, mx, "m-1", "mirror", fmt.Sprintf(`{"i": %d}`, i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Content) != 2 {
+				t.Fatalf("content parts = %d, want 2", len(res.Content))
+			}
+			want, count := n.Defuse(in)
+			if isInjection == (count == 0) {
+				t.Fatalf("corpus string %q: %d defusals", in, count)
+			}
+			if !isInjection && want != in {
+				t.Fatalf("benign string changed by Defuse: %q", in)
+			}
+			wantDefusals += 6 * count // text, resource, four structured leaves
+
+			textPath := unenvelope(t, res.Content[0].(mcp.TextContent).Text)
+			if diff := cmp.Diff(want, textPath); diff != "" {
+				t.Errorf("text block (-want +got):\n%s", diff)
+			}
+			er, ok := res.Content[1].(mcp.EmbeddedResource)
+			if !ok {
+				t.Fatalf("part 1 is %T, want an embedded resource", res.Content[1])
+			}
+			tr, ok := er.Resource.(mcp.TextResourceContents)
+			if !ok {
+				t.Fatalf("resource is %T, want text", er.Resource)
+			}
+			if diff := cmp.Diff(want, tr.Text); diff != "" {
+				t.Errorf("resource text (-want +got):\n%s", diff)
+			}
+			if tr.URI != "mem://mirror" || tr.MIMEType != "text/plain" {
+				t.Errorf("resource metadata changed: %q %q", tr.URI, tr.MIMEType)
+			}
+			if diff := cmp.Diff(jsonOf(t, structuredOf(in, want)), jsonOf(t, res.StructuredContent)); diff != "" {
+				t.Errorf("structuredContent (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if rec.defused != wantDefusals {
+		t.Errorf("defusals counted = %d, want %d", rec.defused, wantDefusals)
+	}
+
+	// Off means off, for these parts too.
+	raw := newMux(t, &config.Fleet{}, mcpfleet.WithoutNeutralize(), mcpfleet.WithInProcess("m-1", "mirror", mirrorServer(all)))
+	res, err := call(t, raw, "m-1", "mirror", `{"i": 0}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(jsonOf(t, structuredOf(all[0], all[0])), jsonOf(t, res.StructuredContent)); diff != "" {
+		t.Errorf("WithoutNeutralize structuredContent (-want +got):\n%s", diff)
+	}
+	if tr := res.Content[1].(mcp.EmbeddedResource).Resource.(mcp.TextResourceContents); tr.Text != all[0] {
+		t.Errorf("WithoutNeutralize resource text = %q, want %q", tr.Text, all[0])
+	}
+}
