@@ -1,6 +1,7 @@
 package mcpfleet
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,18 +75,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if o.connectLimit <= 0 {
 		o.connectLimit = 32
 	}
-	if o.healthEvery == 0 {
-		o.healthEvery = 30 * time.Second
-	}
-	if o.queueTimeout <= 0 {
-		o.queueTimeout = 10 * time.Second
-	}
-	if o.breakerN == 0 {
-		o.breakerN = 5
-	}
-	if o.breakerWait <= 0 {
-		o.breakerWait = 30 * time.Second
-	}
+	fileReliability(&o, cfg)
 	reg, err := buildRegistry(&o)
 	if err != nil {
 		return nil, err
@@ -99,10 +89,10 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if !o.noOffload {
 		m.store = o.store
 		if m.store == nil {
-			m.store = memoryStore{offload.NewMemory(nil)}
+			m.store = memoryStore{offload.NewMemory(&offload.Config{MaxBytes: cfg.ResultStore.MaxBytes, TTL: cfg.ResultStore.TTL})}
 		}
 	}
-	if !o.noNeutralize {
+	if !o.noNeutralize && cfg.NeutralizeOn() {
 		m.neut = neutralize.New()
 	}
 	for _, s := range cfg.Servers {
@@ -147,6 +137,42 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		go m.healthLoop()
 	}
 	return m, nil
+}
+
+// fileReliability fills the reliability options no Option set from the
+// fleet file, then from the defaults: an Option is a decision in code and
+// wins over the file. An Option's zero value means "not set", as it always
+// has. Disabling (a negative Option value, or enabled/health_probes: false
+// in the file) is kept as a negative value, which the breaker and the
+// health loop read as off.
+func fileReliability(o *options, cfg *config.Fleet) {
+	r := cfg.Reliability
+	if o.healthEvery == 0 {
+		switch {
+		case r.HealthProbes != nil && !*r.HealthProbes:
+			o.healthEvery = -1
+		case r.HealthInterval > 0:
+			o.healthEvery = r.HealthInterval
+		default:
+			o.healthEvery = config.DefaultHealthInterval
+		}
+	}
+	if o.queueTimeout <= 0 {
+		o.queueTimeout = cmp.Or(r.QueueTimeout, config.DefaultQueueTimeout)
+	}
+	if o.breakerN == 0 {
+		switch {
+		case r.Breaker.Enabled != nil && !*r.Breaker.Enabled:
+			o.breakerN = -1
+		case r.Breaker.Failures > 0:
+			o.breakerN = r.Breaker.Failures
+		default:
+			o.breakerN = config.DefaultBreakerFailures
+		}
+	}
+	if o.breakerWait <= 0 {
+		o.breakerWait = cmp.Or(r.Breaker.Cooldown, config.DefaultBreakerCooldown)
+	}
 }
 
 // withInProcess adds or overrides servers served in-process.

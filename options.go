@@ -111,7 +111,8 @@ func WithServerStderr(w io.Writer) Option { return func(o *options) { o.stderr =
 func WithLegacyProtocol() Option { return func(o *options) { o.legacy = true } }
 
 // WithHealthInterval sets how often idle servers are probed with tools/list
-// (default 30s; negative disables probing).
+// (default 30s; negative disables probing). It overrides the fleet file's
+// reliability.health_interval and health_probes; 0 leaves them in charge.
 func WithHealthInterval(d time.Duration) Option { return func(o *options) { o.healthEvery = d } }
 
 // BeforeFunc runs before the upstream call. It may return a new ctx, a
@@ -129,13 +130,16 @@ type AfterFunc func(ctx context.Context, c *Call, o Outcome)
 // WithQueueTimeout bounds how long a call waits for one of its server's
 // max_in_flight slots (default 10s) before it is rejected as overloaded. The
 // wait does not count against the call timeout, which starts once the call
-// is sent.
+// is sent. It overrides the fleet file's reliability.queue_timeout; 0 leaves
+// it in charge.
 func WithQueueTimeout(d time.Duration) Option { return func(o *options) { o.queueTimeout = d } }
 
 // WithCircuitBreaker opens a server's circuit after failures consecutive
 // timeouts or transport errors (default 5; tool results with IsError do not
 // count), and lets one trial call through after cooldown (default 30s).
-// failures < 0 disables the breaker.
+// failures < 0 disables the breaker. Each argument overrides its key under
+// the fleet file's reliability.breaker; a zero argument leaves the file's
+// value (or the default) in place.
 func WithCircuitBreaker(failures int, cooldown time.Duration) Option {
 	return func(o *options) { o.breakerN, o.breakerWait = failures, cooldown }
 }
@@ -145,7 +149,8 @@ func WithCircuitBreaker(failures int, cooldown time.Duration) Option {
 func WithMetrics(mx Metrics) Option { return func(o *options) { o.metrics = mx } }
 
 // WithResultStore keeps offloaded results in s instead of the default
-// in-memory store (LRU, 1h TTL, 256 MiB).
+// in-memory store (LRU, 1h TTL, 256 MiB, or the fleet file's result_store
+// bounds, which then no longer apply).
 func WithResultStore(s ResultStore) Option { return func(o *options) { o.store = s } }
 
 // WithoutOffload returns every result whole, however large.
@@ -153,5 +158,6 @@ func WithoutOffload() Option { return func(o *options) { o.noOffload = true } }
 
 // WithoutNeutralize turns off the default transform that marks tool output
 // as data and defuses text imitating instructions. Only for callers that
-// neutralize output themselves.
+// neutralize output themselves. The fleet file's neutralize: false has the
+// same effect.
 func WithoutNeutralize() Option { return func(o *options) { o.noNeutralize = true } }
