@@ -167,16 +167,25 @@ const (
 // readResult pages and grepResult matches. A value the text already holds
 // verbatim (servers are asked to repeat structuredContent as text) is not
 // stored twice.
+//
+// The JSON keeps < > & as they are: json.Marshal's \u003c escapes would
+// hide a "<system>" tag from the defusing that ReadResult and GrepResult
+// apply to what they return.
 func withStructured(text string, v any) (string, structuredFate) {
 	if v == nil {
 		return text, structuredNone
 	}
-	compact, err := json.Marshal(v)
+	compact, err := encodeJSON(v, false)
 	if err != nil {
 		return text, structuredLost
 	}
 	if strings.Contains(text, string(compact)) {
 		return text, structuredRepeated
+	}
+	if bytes.ContainsAny(compact, "<>&") { // as a Go server would have written it
+		if esc, err := encodeJSON(v, true); err == nil && strings.Contains(text, string(esc)) {
+			return text, structuredRepeated
+		}
 	}
 	var b bytes.Buffer
 	b.Grow(len(text) + len(compact)*2 + 64)
@@ -246,6 +255,17 @@ const (
 	previewHeadLines = 40
 	previewTailLines = 15
 )
+
+// encodeJSON is json.Marshal with HTML escaping as chosen.
+func encodeJSON(v any, escapeHTML bool) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
 
 // clip cuts s to at most n bytes at a line end if there is one, else at a
 // rune boundary.

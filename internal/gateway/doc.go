@@ -34,7 +34,10 @@
 // the caller is whoever started the process and gets [Config.Scopes]. Over
 // HTTP every request needs a bearer token, mapped to scopes by
 // [Config.Tokens] (see [ParseTokens] for the file format); without tokens
-// [Gateway.ListenAndServe] refuses any address that is not loopback.
+// [Gateway.ListenAndServe] refuses any address that is not loopback. Each
+// token is also a caller ([CallerID], set with mcpfleet.WithCaller): a
+// result offloaded for one token reads back with that token only; any other
+// gets the answer an unknown handle gets.
 //
 // # HTTP endpoints
 //
