@@ -65,6 +65,8 @@ var synonyms = map[string][]string{
 	"promql": {"prometheus", "query"},
 	"es":     {"elasticsearch"},
 	"find":   {"search"}, "lookup": {"search"},
+	// Plurals the stemmer does not fold.
+	"indices": {"index"}, "indexes": {"index"},
 }
 
 // terms analyzes text into index terms: words split like names, lower

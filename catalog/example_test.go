@@ -44,6 +44,7 @@ func Example() {
 	// Output:
 	// active: [{kubernetes pods_list [k8s-1]}]
 	// hit: kubernetes.pods_log loaded=false
+	// hit: kubernetes.events_list loaded=false
 	// loaded=[pods_log] already=[k8s-1.pods_list]
 	// loadTools: pods_delete: no such tool; nearest: pods_list, pods_log
 	// gate: <nil> true

@@ -61,9 +61,13 @@ type index struct {
 	n        int
 	postings map[string][]posting
 	idf      map[string]float64
-	// aliases maps an alias's first term to the alias phrases starting
-	// with it; a phrase whose terms all occur in the query earns a bonus.
+	// aliases maps an alias's first word to the alias phrases starting
+	// with it; a phrase found as written in the query earns a bonus.
 	aliases map[string][]phrase
+	// namePhrases maps a tool name's first distinguishing term to the
+	// name phrases starting with it; a name whose terms all occur in the
+	// query, in any order, earns a bonus.
+	namePhrases map[string][]phrase
 	// The kind signal: a BM25 over one document per kind (its tools'
 	// weighted terms, its name and its servers' names). docKind maps an
 	// entry to its kind's position.
@@ -88,7 +92,8 @@ type phrase struct {
 
 type scratch struct {
 	scores []float64
-	hits   []uint16 // distinct query terms matched
+	hits   []uint16  // query slots matched
+	cur    []float64 // the current slot's best per document
 }
 
 type field struct {
@@ -141,7 +146,8 @@ func newIndex(entries []Entry) *index {
 		}
 		tfs[i] = tf
 	}
-	ix := &index{n: n, postings: make(map[string][]posting, len(df)), idf: make(map[string]float64, len(df)), aliases: map[string][]phrase{}}
+	ix := &index{n: n, postings: make(map[string][]posting, len(df)), idf: make(map[string]float64, len(df)),
+		aliases: map[string][]phrase{}, namePhrases: map[string][]phrase{}}
 	for t, f := range df {
 		ix.idf[t] = math.Log(1 + (float64(n)-float64(f)+0.5)/(float64(f)+0.5))
 	}
@@ -150,20 +156,23 @@ func newIndex(entries []Entry) *index {
 			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), w: float32(ix.idf[t] * v * (k1 + 1) / (k1 + v))})
 		}
 	}
-	addPhrase := func(doc int, ts []string, w float64) {
-		if len(ts) == 0 {
-			return
-		}
-		p := phrase{doc: int32(doc), terms: ts}
+	bonus := func(ts []string, w float64) float64 {
+		b := 0.0
 		for _, t := range ts {
-			p.bonus += w * ix.idf[t]
+			b += w * ix.idf[t]
 		}
-		ix.aliases[ts[0]] = append(ix.aliases[ts[0]], p)
+		return b
 	}
 	common := commonNameTerms(entries)
 	for i, e := range entries {
 		for _, a := range e.Aliases {
-			addPhrase(i, terms(a), wPhrase)
+			// An alias matches as written (stemmed, articles skipped):
+			// "kill pod" is not "pod … keeps getting OOM killed".
+			raw := rawTerms(a)
+			if len(raw) == 0 || len(terms(a)) == 0 {
+				continue
+			}
+			ix.aliases[raw[0]] = append(ix.aliases[raw[0]], phrase{doc: int32(i), terms: raw, bonus: bonus(terms(a), wPhrase)})
 		}
 		// The tool name is a phrase too: a query that says every word of
 		// "list_merge_requests" asks for that tool, whatever else matches.
@@ -182,7 +191,9 @@ func newIndex(entries []Entry) *index {
 		if len(ts) > 2 && readVerb(ts[0]) {
 			ts = ts[1:]
 		}
-		addPhrase(i, ts, wNamePhrase)
+		if len(ts) > 0 {
+			ix.namePhrases[ts[0]] = append(ix.namePhrases[ts[0]], phrase{doc: int32(i), terms: ts, bonus: bonus(ts, wNamePhrase)})
+		}
 		if len(ts) > 1 && readVerb(ts[0]) {
 			ts = ts[1:]
 		}
@@ -193,7 +204,9 @@ func newIndex(entries []Entry) *index {
 	for i, e := range entries {
 		ix.docIntent[i] = nameIntent(e.Tool)
 	}
-	ix.scratch.New = func() any { return &scratch{scores: make([]float64, n), hits: make([]uint16, n)} }
+	ix.scratch.New = func() any {
+		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n)}
+	}
 	return ix
 }
 
@@ -306,15 +319,14 @@ func (ix *index) nameKinds(pos map[string]int32, servers []map[string]bool, comm
 }
 
 // coverage returns the idf-weighted share of tool d's distinguishing
-// name words that the sorted query terms qt contain.
-func (ix *index) coverage(qt []string, d int) float64 {
+// name words that the query says, an expansion word counting
+// expandWeight.
+func (ix *index) coverage(q *analyzed, d int) float64 {
 	var got, all float64
 	for _, t := range ix.nameTerms[d] {
 		w := ix.idf[t]
 		all += w
-		if _, ok := slices.BinarySearch(qt, t); ok {
-			got += w
-		}
+		got += w * q.weight[t]
 	}
 	if all == 0 {
 		return 0
@@ -338,12 +350,12 @@ func (ix *index) namedKinds(qt []string) []bool {
 
 // kindScores returns each kind's share of the query's kind signal,
 // scaled so the strongest kind has 1; nil if no kind matches.
-func (ix *index) kindScores(qt []string) []float64 {
+func (ix *index) kindScores(q *analyzed) []float64 {
 	ks := make([]float64, ix.nKinds)
 	top := 0.0
-	for _, t := range qt {
+	for t, w := range q.weight {
 		for _, p := range ix.kindPosts[t] {
-			ks[p.doc] += float64(p.w)
+			ks[p.doc] += w * float64(p.w)
 			top = max(top, ks[p.doc])
 		}
 	}
@@ -356,6 +368,66 @@ func (ix *index) kindScores(qt []string) []float64 {
 	return ks
 }
 
+// analyzed is a query ready to score. Each slot is one thing the request
+// says: a word, with the lexicon's expansions of it as weaker
+// alternatives, or a multi-word phrase's expansions on their own. A tool
+// earns its best alternative per slot, and coordination counts slots, so
+// expansions widen what matches without making a tool that matches the
+// request's own words worse off.
+type analyzed struct {
+	slots [][]alt
+	// terms are the request's own terms, sorted and unique.
+	terms []string
+	// raw is the request's words in order, stemmed, stopwords kept.
+	raw []string
+	// weight is every term's weight: 1 for the request's own,
+	// expandWeight for an expansion.
+	weight map[string]float64
+}
+
+type alt struct {
+	t string
+	w float64
+}
+
+func analyze(query string) *analyzed {
+	q := &analyzed{raw: rawTerms(query), weight: map[string]float64{}}
+	q.terms = terms(query)
+	slices.Sort(q.terms)
+	q.terms = slices.Compact(q.terms)
+	for _, t := range q.terms {
+		q.slots = append(q.slots, []alt{{t, 1}})
+		q.weight[t] = 1
+	}
+	// An expansion is an alternative for the words that triggered it
+	// ("rate" may match "metrics"); one whose trigger is all stopwords
+	// ("how many") is a slot of its own.
+	for _, x := range expansions(query, q.raw) {
+		var own []alt
+		for _, t := range x.add {
+			if q.weight[t] == 1 {
+				continue
+			}
+			q.weight[t] = max(q.weight[t], x.weight)
+			own = append(own, alt{t, x.weight})
+		}
+		if len(own) == 0 {
+			continue
+		}
+		attached := false
+		for i, slot := range q.slots {
+			if slices.Contains(x.trigger, slot[0].t) {
+				q.slots[i] = append(slot, own...)
+				attached = true
+			}
+		}
+		if !attached {
+			q.slots = append(q.slots, own)
+		}
+	}
+	return q
+}
+
 type scored struct {
 	doc   int
 	score float64
@@ -366,41 +438,58 @@ type scored struct {
 // order (kind, tool).
 func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 	req := requestIntent(query)
-	qt := terms(query)
-	slices.Sort(qt)
-	qt = slices.Compact(qt)
+	q := analyze(query)
 	sc := ix.scratch.Get().(*scratch)
-	scores, hits := sc.scores, sc.hits
-	var touched []int
-	for _, t := range qt {
-		for _, p := range ix.postings[t] {
-			d := int(p.doc)
+	scores, hits, cur := sc.scores, sc.hits, sc.cur
+	var touched, inSlot []int
+	for _, slot := range q.slots {
+		for _, a := range slot {
+			for _, p := range ix.postings[a.t] {
+				d := int(p.doc)
+				v := a.w * float64(p.w)
+				if cur[d] == 0 {
+					inSlot = append(inSlot, d)
+				}
+				cur[d] = max(cur[d], v)
+			}
+		}
+		for _, d := range inSlot {
 			if hits[d] == 0 {
 				touched = append(touched, d)
 			}
-			scores[d] += float64(p.w)
+			scores[d] += cur[d]
 			hits[d]++
+			cur[d] = 0
 		}
+		inSlot = inSlot[:0]
 	}
-	// An alias phrase found whole in the query is the strongest signal
-	// there is: an operator wrote it down for this tool. Each document
-	// earns its best phrase once.
+	// An alias phrase found as written in the query is the strongest
+	// signal there is: an operator wrote it down for this tool. So is a
+	// tool name whose words the query all says, in any order. Each
+	// document earns its best phrase once.
 	best := map[int32]float64{}
-	for _, t := range qt {
+	for _, t := range q.raw {
 		for _, p := range ix.aliases[t] {
-			if p.bonus > best[p.doc] && containsAll(qt, p.terms) {
+			if p.bonus > best[p.doc] && containsRun(q.raw, p.terms) {
 				best[p.doc] = p.bonus
 			}
 		}
 	}
-	ks := ix.kindScores(qt)
-	named := ix.namedKinds(qt)
+	for _, t := range q.terms {
+		for _, p := range ix.namePhrases[t] {
+			if p.bonus > best[p.doc] && containsAll(q.terms, p.terms) {
+				best[p.doc] = p.bonus
+			}
+		}
+	}
+	ks := ix.kindScores(q)
+	named := ix.namedKinds(q.terms)
 	out := make([]scored, 0, len(touched))
 	for _, d := range touched {
 		if allow(d) {
 			// Coordination: a tool matching more of the query's words
 			// beats one matching a single rare word many times.
-			s := scores[d] * math.Pow(float64(hits[d])/float64(len(qt)), coord)
+			s := scores[d] * math.Pow(float64(hits[d])/float64(len(q.slots)), coord)
 			// The verb: read tools for a question, the matching change
 			// for a request. Alias bonuses stay whole: an operator's
 			// phrase outranks the verb heuristic.
@@ -410,7 +499,7 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 			// specific match ("what metrics do we export" names all of
 			// list_metrics, half of get_metric_metadata). Rare name
 			// words count for more (idf-weighted share).
-			s *= 1 + nameCover*ix.coverage(qt, d)
+			s *= 1 + nameCover*ix.coverage(q, d)
 			s += best[int32(d)]
 			if ks != nil {
 				// The kind signal: "search loki for errors" is about

@@ -113,10 +113,19 @@ func nameIntent(tool string) intent {
 // looks at the words as written, before stemming, so that tense counts.
 func requestIntent(query string) intent {
 	var in intent
-	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+	ws := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
 		return !unicode.IsLetter(r)
-	}) {
+	})
+	for i, w := range ws {
 		in |= requestVerbs[w]
+		// "open a ticket" makes one; "open the page" reads it. Same for
+		// "file a bug" against "the file".
+		if (w == "open" || w == "file" || w == "log") && i+1 < len(ws) {
+			switch ws[i+1] {
+			case "a", "an", "new":
+				in |= intentCreate
+			}
+		}
 	}
 	return in
 }

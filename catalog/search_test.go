@@ -123,7 +123,7 @@ type conceptEmbedder struct {
 }
 
 var concepts = [][]string{
-	{"bounce", "restart", "recreate", "delete", "kill"},
+	{"cycle", "bounce", "restart", "recreate", "delete", "kill"},
 	{"log", "logs", "output", "read"},
 	{"symbol", "definition", "reference", "references"},
 	{"kubernetes", "resources", "show"},
@@ -154,7 +154,7 @@ func (e *conceptEmbedder) EmbedStrings(_ context.Context, texts []string) ([][]f
 
 func TestHybridSearch(t *testing.T) {
 	ctx := catalog.WithScopes(t.Context(), "*")
-	q := "bounce it"
+	q := "cycle it"
 	if hits := codeCatalog(catalog.Config{}).Search(ctx, q, 3); len(hits) != 0 {
 		t.Fatalf("BM25 alone found %v; the test needs a query only embeddings understand", tops(hits))
 	}

@@ -1,0 +1,264 @@
+package catalog
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// The ops lexicon bridges the words on-call engineers use and the words
+// tool names and descriptions use. BM25 only finds a tool whose text
+// shares the request's words, and requests rarely say the API's words:
+// "bump ingest-worker to 6 instances" means resources_scale, "who's got
+// the pager" means the on-call schedule. A lexicon entry says: when the
+// request says this phrase, the tools may say these words.
+//
+// It is generic incident-ops vocabulary, not a fleet's: a phrase belongs
+// here when any fleet with that kind of server would want it. A fleet's
+// own phrasings belong in KindConfig.Aliases. Expansion words weigh
+// expandWeight of a word the request says itself, so a tool that shares
+// the request's own words still wins.
+
+// expandWeight is the weight of an expansion word against 1 for a word
+// the request says.
+const expandWeight = 0.7
+
+// phraseExpandWeight is the weight of an expansion triggered by a phrase
+// of several words.
+const phraseExpandWeight = 0.9
+
+// lexiconEntry maps trigger phrases to expansion words. A trigger is one
+// word or several contiguous words, compared after stemming, so "bumped"
+// and "bumping" trigger "bump". Expansion words are analyzed like any
+// text.
+type lexiconEntry struct {
+	when []string
+	add  string
+}
+
+var lexicon = []lexiconEntry{
+	// Products, to what they hold: "search loki" is a log query.
+	{[]string{"loki", "kibana", "elasticsearch", "opensearch", "splunk", "elk"}, "logs"},
+	{[]string{"prometheus", "prom", "thanos", "mimir", "victoriametrics", "datadog"}, "metrics"},
+	{[]string{"jaeger", "tempo", "zipkin", "otel", "opentelemetry"}, "traces"},
+	{[]string{"confluence", "wiki", "notion"}, "page"},
+	{[]string{"pagerduty", "opsgenie", "victorops"}, "oncall"},
+	{[]string{"kubectl", "cluster"}, "kubernetes"},
+
+	// Kubernetes workloads.
+	{[]string{"shell", "ssh", "exec into", "get into", "console", "run a command", "run command", "attach"}, "exec command"},
+	{[]string{"restart", "bounce", "recycle", "kill", "evict"}, "delete"},
+	{[]string{"bump", "resize", "scale out", "scale up", "scale down", "instances", "replicas", "replica", "more pods", "fewer pods", "horizontally"}, "scale replicas"},
+	{[]string{"hog", "hogging", "consumption", "utilization", "utilisation", "resource usage", "how much memory", "how much cpu"}, "usage consumption"},
+	{[]string{"oom", "oomkilled", "out of memory"}, "memory"},
+	{[]string{"crashloop", "crashlooping", "crashloopbackoff", "crash loop", "crashing", "keeps restarting", "restarting"}, "logs events"},
+	{[]string{"pending", "unschedulable", "evicted", "not ready", "notready", "stuck"}, "events status"},
+	{[]string{"kubelet", "worker node", "host"}, "node"},
+	{[]string{"yaml", "manifest", "spec", "describe", "definition", "full object"}, "get resource"},
+	{[]string{"configmap", "configmaps", "secret", "secrets", "statefulset", "statefulsets", "daemonset", "daemonsets", "cronjob", "cronjobs", "ingress", "ingresses", "hpa", "pvc", "replicaset", "replicasets", "deployment", "deployments", "crd"}, "resource"},
+	{[]string{"rolled out", "roll out", "rollout", "rolling out"}, "resource status"},
+	{[]string{"kubeconfig", "which cluster"}, "configuration context"},
+	{[]string{"warnings", "what happened"}, "events"},
+	{[]string{"chart", "charts", "helm release"}, "helm"},
+
+	// Code hosting.
+	{[]string{"approved", "approval", "approvals", "approvers", "approver", "signed off", "sign off", "lgtm"}, "approval"},
+	{[]string{"diff", "what changed", "delta", "compare"}, "diff changes"},
+	{[]string{"hotfix", "feature branch", "release branch"}, "branch"},
+	{[]string{"landed", "went in", "went into", "got merged", "shipped", "sha"}, "commits"},
+	{[]string{"blame", "who touched", "who wrote", "last touched"}, "blame"},
+	{[]string{"ci", "build", "builds", "red build", "failing build"}, "pipeline"},
+	{[]string{"rollback", "roll back", "undo"}, "revert"},
+	{[]string{"codebase", "source code"}, "repository"},
+	{[]string{"review", "reviews", "reviewers", "feedback"}, "discussions notes"},
+	{[]string{"remark", "note"}, "comment"},
+
+	// Metrics.
+	{[]string{"rps", "qps", "throughput", "request rate", "requests per second", "latency", "p99", "p95", "p90", "p50", "percentile", "error rate", "saturation", "slo", "sli", "error budget", "availability", "uptime", "apdex"}, "metrics query"},
+	{[]string{"over time", "trend", "grew", "growth", "across the last", "over the last", "past hour", "past day", "past week", "spike", "spiking", "history of"}, "range"},
+	{[]string{"scrape", "scraped", "scraping", "exporter", "exporters"}, "targets"},
+	{[]string{"cardinality", "time series"}, "series"},
+	{[]string{"firing", "fired"}, "alerts"},
+
+	// Logs and search clusters.
+	{[]string{"unassigned", "shard allocation"}, "shards"},
+	{[]string{"how many", "number of", "tally"}, "count"},
+	{[]string{"healthy", "ok", "red", "yellow", "green", "degraded", "dropping out"}, "health status"},
+	{[]string{"grep", "log lines", "exceptions", "stacktrace", "stack trace", "500s", "5xx", "4xx"}, "search errors"},
+	{[]string{"field types", "index schema"}, "mapping fields"},
+
+	// Tickets.
+	{[]string{"assignee", "take it", "give it to", "reassign", "to me"}, "assign"},
+	{[]string{"resolve", "resolved", "close", "closed", "done", "reopen", "move to", "in progress", "workflow"}, "transition status"},
+	{[]string{"how long", "since when", "when did", "age", "how old"}, "dates"},
+	{[]string{"watching", "subscribers", "cc", "following"}, "watchers"},
+	{[]string{"log time", "time spent", "hours spent", "hours of work", "timesheet"}, "worklog"},
+	{[]string{"relates to", "blocks", "blocked by", "linked"}, "link"},
+	{[]string{"bug", "story", "incident ticket"}, "issue"},
+
+	// Docs.
+	{[]string{"runbook", "runbooks", "playbook", "playbooks", "handbook", "guide", "docs", "documentation", "howto", "how-to", "sop", "knowledge base", "kb", "article", "postmortem", "post-mortem", "rca", "retro"}, "page"},
+	{[]string{"children", "subpages", "sub pages", "child pages", "nested", "hierarchy", "pages under"}, "children tree"},
+	{[]string{"edited", "who edited", "revisions", "revision", "versions", "since last week", "since yesterday"}, "history version"},
+
+	// Traces.
+	{[]string{"slow", "slower", "slowest", "bottleneck", "taking long", "where is time spent", "where the time goes"}, "critical path duration"},
+	{[]string{"depend", "depends", "dependency", "upstream", "downstream", "calls into", "callers", "callees", "service map", "blast radius"}, "dependencies"},
+	{[]string{"took over", "longer than", "slower than"}, "duration"},
+	{[]string{"trace id"}, "trace"},
+
+	// Alerting, on-call and incidents.
+	{[]string{"pager", "paged", "on call", "rota", "rotation", "who's on", "who is on"}, "oncall"},
+	{[]string{"ack", "acked", "acknowledged"}, "acknowledge"},
+	{[]string{"panel", "panels"}, "dashboard"},
+	{[]string{"mute", "snooze"}, "silence"},
+	{[]string{"annotate", "deploy marker"}, "annotation"},
+	{[]string{"outage", "sev1", "sev2", "major incident"}, "incident"},
+	{[]string{"flame graph", "flamegraph", "profiling"}, "profile"},
+	{[]string{"new errors", "anomalies", "anomaly"}, "patterns"},
+
+	// Chat.
+	{[]string{"chat", "saying", "being said", "said in", "chatter", "discussion in"}, "conversations messages"},
+	{[]string{"replies", "reply chain"}, "thread"},
+	{[]string{"handle", "username", "user id"}, "user"},
+	{[]string{"dm", "direct message"}, "conversations message"},
+	{[]string{"ping", "announce", "post in", "post to"}, "post message"},
+}
+
+// channelExpansion is what a "#name" in a request expands to: in ops
+// chat a hash names a channel.
+const channelExpansion = "conversations channel"
+
+// compiledEntry is a lexiconEntry analyzed once.
+type compiledEntry struct {
+	when  [][]string // stemmed trigger words
+	terms [][]string // each trigger's index terms (stopwords dropped)
+	add   []string   // expansion terms
+}
+
+var compiledLexicon = sync.OnceValue(func() []compiledEntry {
+	out := make([]compiledEntry, len(lexicon))
+	for i, e := range lexicon {
+		for _, w := range e.when {
+			out[i].when = append(out[i].when, rawTerms(w))
+			out[i].terms = append(out[i].terms, terms(w))
+		}
+		out[i].add = uniq(terms(e.add))
+	}
+	return out
+})
+
+// rawTerms analyzes text into stemmed words in order, keeping stopwords
+// (except articles) so that phrases match as written: "who is on call"
+// is not "who calls".
+func rawTerms(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		switch w {
+		case "a", "an", "the":
+			continue
+		}
+		if syn, ok := synonyms[w]; ok && len(syn) == 1 {
+			w = syn[0]
+		}
+		out = append(out, stem(w))
+	}
+	return out
+}
+
+// containsRun reports whether seq holds run contiguously.
+func containsRun(seq, run []string) bool {
+	if len(run) == 0 {
+		return false
+	}
+	for i := 0; i+len(run) <= len(seq); i++ {
+		ok := true
+		for j, t := range run {
+			if seq[i+j] != t {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// expansion is what one lexicon entry adds to a query: terms, and the
+// query terms of the phrase that triggered it.
+type expansion struct {
+	trigger []string
+	add     []string
+	weight  float64
+}
+
+// expansions returns the lexicon's expansions for a query, given its raw
+// word sequence.
+func expansions(query string, raw []string) []expansion {
+	var out []expansion
+	for _, e := range compiledLexicon() {
+		var x *expansion
+		for i, w := range e.when {
+			if containsRun(raw, w) {
+				if x == nil {
+					out = append(out, expansion{add: e.add, weight: expandWeight})
+					x = &out[len(out)-1]
+				}
+				x.trigger = append(x.trigger, e.terms[i]...)
+				// A phrase is a surer sign than a word: "request rate"
+				// means metrics where "rate" alone may not.
+				if len(w) > 1 {
+					x.weight = phraseExpandWeight
+				}
+			}
+		}
+	}
+	if issueKey(query) {
+		out = append(out, expansion{add: terms(issueKeyExpansion), weight: phraseExpandWeight})
+	}
+	if hashChannel(query) {
+		out = append(out, expansion{add: terms(channelExpansion), weight: phraseExpandWeight})
+	}
+	return out
+}
+
+// issueKeyExpansion is what an issue key such as OPS-88 expands to:
+// trackers take it as the issue's key.
+const issueKeyExpansion = "issue key"
+
+// issueKey reports whether the query holds an issue key: upper-case
+// letters, a hyphen and a number, as Jira, YouTrack and Linear write them.
+func issueKey(q string) bool {
+	for f := range strings.FieldsSeq(q) {
+		f = strings.Trim(f, ".,;:!?()[]\"'`")
+		pre, num, ok := strings.Cut(f, "-")
+		if !ok || len(pre) < 2 || num == "" {
+			continue
+		}
+		upper, digits := true, true
+		for _, r := range pre {
+			upper = upper && (unicode.IsUpper(r) || unicode.IsDigit(r))
+		}
+		for _, r := range num {
+			digits = digits && unicode.IsDigit(r)
+		}
+		if upper && digits && unicode.IsUpper(rune(pre[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// hashChannel reports whether the query names a "#channel".
+func hashChannel(q string) bool {
+	for i := 0; i+1 < len(q); i++ {
+		if q[i] == '#' && (i == 0 || q[i-1] == ' ') && unicode.IsLetter(rune(q[i+1])) {
+			return true
+		}
+	}
+	return false
+}
