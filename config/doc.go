@@ -36,6 +36,9 @@
 //	  kubernetes:
 //	    args_transformer: [camelCase, singularResourceType]
 //	    field_map: {podName: name, pod: name}
+//	reliability:
+//	  queue_timeout: 5s
+//	  breaker: {failures: 3, cooldown: 1m}
 //
 // The same document in JSON loads to the same [Fleet].
 //
@@ -49,6 +52,17 @@
 //   - servers (list, required, at least one): the upstream servers, below.
 //   - kind_settings (map of kind to settings): settings shared by every
 //     server of a kind, below. Each key must be the kind of some server.
+//   - reliability (map): how long calls wait and when a failing server is
+//     cut off; see Reliability keys below.
+//   - result_store (map): bounds of the in-memory store that keeps
+//     offloaded results; see Result store keys below.
+//   - neutralize (boolean, default true): false returns tool output as the
+//     server sent it, without the envelope that marks it as data and
+//     defuses text imitating instructions. Only for a fleet whose consumer
+//     neutralizes output itself: with it off, a server's text reaches the
+//     model as if trusted. It is fleet-wide rather than per kind because
+//     offloaded previews and ReadResult/GrepResult pages are enveloped by
+//     the same switch, and one setting keeps all three consistent.
 //
 // Any other key is reported as a problem, with the nearest valid key, so a
 // typo such as "comand" cannot silently drop configuration.
@@ -78,7 +92,8 @@
 //     call.
 //   - connect_timeout (duration, default 20s): limit to connect and
 //     initialize.
-//   - max_in_flight (integer, default 16): concurrent calls to this server.
+//   - max_in_flight (integer, default reliability.max_in_flight, else 16):
+//     concurrent calls to this server.
 //   - args_transformer (list of names): argument transformers to apply
 //     after the kind's list; see Transformers below.
 //   - field_map (map of strings): argument renames, merged over the kind's.
@@ -115,6 +130,48 @@
 //     tokens are kept out of the model's context.
 //   - allow_placeholders (list of tool names, or "*"): as for servers.
 //
+// # Reliability keys
+//
+// Each maps to the multiplexer Option of the same meaning. An Option
+// passed to mcpfleet.New wins over the file; an Option's zero value
+// (WithQueueTimeout(0), a zero argument of WithCircuitBreaker) leaves the
+// file's value in charge. A zero or absent key means the default.
+//
+//   - queue_timeout (duration, default 10s): how long a call waits for one
+//     of its server's max_in_flight slots before it is rejected as
+//     overloaded. Waiting longer only hides an overloaded server from the
+//     model; the wait does not count against call_timeout.
+//   - max_in_flight (integer, default 16): the max_in_flight of every
+//     server that sets none, so one line bounds a large fleet.
+//   - health_interval (duration, default 30s): how often idle servers are
+//     probed with tools/list. Shorter finds a silently dead server sooner,
+//     at one request per server per interval.
+//   - health_probes (boolean, default true): false turns probing off, for
+//     one-shot runs; a dead server is then found by the next call.
+//   - breaker (map): the per-server circuit breaker. Only timeouts and
+//     transport errors count; a tool result with isError does not.
+//   - breaker.enabled (boolean, default true): false lets every call
+//     through to a failing server.
+//   - breaker.failures (integer, default 5): consecutive failures that open
+//     the circuit. While open, calls are rejected at once with the time
+//     they resume, instead of each waiting out its call_timeout.
+//   - breaker.cooldown (duration, default 30s): how long the circuit stays
+//     open before one trial call; its success closes the circuit.
+//
+// # Result store keys
+//
+// Results over a kind's offload_tokens are kept out of the model's context
+// in an in-memory store and read back by handle. These keys bound that
+// store; they do not apply when mcpfleet.WithResultStore supplies another.
+//
+//   - max_bytes (integer, default 268435456, i.e. 256 MiB): budget for all
+//     stored result texts; the least recently used are evicted to stay
+//     under it. A result larger than the whole budget is not stored and is
+//     returned whole, since losing it would be worse.
+//   - ttl (duration, default 1h): how long a stored result stays readable.
+//     Long enough for an agent to page through it, short enough that
+//     memory is not held for a finished task.
+//
 // # Merging kind and server settings
 //
 // [Fleet.Transformers] is the kind's list then the server's, duplicates
@@ -150,6 +207,10 @@
 //	MCPFLEET_SERVERS__K8S_1__URL=https://k8s-1/mcp         url of the server named k8s-1
 //	MCPFLEET_SERVERS__GITLAB_A__HEADERS__Authorization=... one header of gitlab-a
 //	MCPFLEET_KIND_SETTINGS__KUBERNETES__FIELD_MAP__podName=name
+//	MCPFLEET_RELIABILITY__QUEUE_TIMEOUT=5s                 reliability.queue_timeout
+//	MCPFLEET_RELIABILITY__BREAKER__FAILURES=3              reliability.breaker.failures
+//	MCPFLEET_RESULT_STORE__TTL=10m                         result_store.ttl
+//	MCPFLEET_NEUTRALIZE=false                              neutralize
 //
 // The rules:
 //
@@ -166,21 +227,31 @@
 //   - List values (args, args_transformer, core_tools, allow_placeholders,
 //     and the lists in aliases and tool_scopes) are comma-separated; spaces
 //     around items are trimmed.
-//   - Numbers and durations are written as in the file ("30s", "8").
+//   - Numbers and durations are written as in the file ("30s", "8");
+//     booleans as true or false (1 and 0 also work).
 //   - Other MCPFLEET_ variables (for example ones the CLI reads) are
-//     ignored. An unknown key under SERVERS__ or KIND_SETTINGS__ is a
-//     problem.
+//     ignored. An unknown key under SERVERS__, KIND_SETTINGS__,
+//     RELIABILITY__ or RESULT_STORE__ is a problem.
 //
 // Overrides apply before ${VAR} expansion, so an override may use ${VAR}.
+//
+// # Choosing the environment
+//
+// [Load] and [LoadBytes] read the process environment. [LoadWith] and
+// [LoadBytesWith] take a [LoadOptions] whose Environ is the only source of
+// overrides and ${VAR} values (nil means the process environment, as in
+// os/exec), and whose LookupEnv may resolve ${VAR} elsewhere, such as a
+// secret store. A CLI passes the environment it was given, a test passes
+// exactly the variables it means, and neither reads the process's.
 //
 // # Errors
 //
 // [Load] returns a *[ParseError] when the bytes are not YAML or JSON (its
 // text says which), an error wrapping the I/O error when the file cannot be
 // read, and otherwise one *[ValidationError] with every [Problem]. A
-// Problem's Server is "servers[i] (name)", "kind_settings.<kind>", or ""
-// for the top level and for MCPFLEET_ variables (then Field is the
-// variable's name). An unknown key is reported with Field "key" and the key
+// Problem's Server is "servers[i] (name)", "kind_settings.<kind>",
+// "reliability", "reliability.breaker", "result_store", or "" for the top
+// level and for MCPFLEET_ variables (then Field is the variable's name). An unknown key is reported with Field "key" and the key
 // as Value. A wrong type names the expected and the found shape, never the
 // value. Problems are listed in a stable order: environment problems
 // (sorted by variable), decoding problems (keys sorted), then validation

@@ -9,7 +9,9 @@ import (
 // env or header value, so it is safe to log.
 type Problem struct {
 	// Server locates the problem: "servers[2] (k8s-1)" for a server,
-	// "kind_settings.<kind>" for kind settings, "" for the top level.
+	// "kind_settings.<kind>" for kind settings, "reliability",
+	// "reliability.breaker" or "result_store" for those maps, "" for the
+	// top level.
 	Server string
 	// Field is the key at fault, e.g. "transport" or "args_transformer",
 	// or "key" for an unknown key (then Value is that key).

@@ -58,3 +58,31 @@ func ExampleLoadBytes_problems() {
 	//   - servers[0] (k8s-1): transport: got "htp", want one of stdio, http, sse (did you mean "http"?)
 	//   - servers[0] (k8s-1): args_transformer: got "camelcase", want one of camelCase, snakeCase, joinArrays, splitStrings, singularResourceType, coerceTypes, dropUnknown (did you mean "camelCase"?)
 }
+
+// LoadBytesWith reads overrides and ${VAR} from the environment it is
+// given, here one a test or an embedding program built, never the process's.
+func ExampleLoadBytesWith() {
+	doc := `servers:
+  - name: gitlab-a
+    url: https://gitlab-a.example/mcp
+    headers: {Authorization: "Bearer ${GITLAB_TOKEN}"}
+reliability:
+  queue_timeout: 5s
+  breaker: {failures: 3}
+`
+	fleet, err := config.LoadBytesWith([]byte(doc), "yaml", "", config.LoadOptions{Environ: []string{
+		"GITLAB_TOKEN=glpat-example",
+		"MCPFLEET_RELIABILITY__BREAKER__COOLDOWN=1m",
+	}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, _ := fleet.Server("gitlab-a")
+	r := fleet.Reliability
+	fmt.Println(s.Headers["Authorization"])
+	fmt.Println(r.QueueTimeout, r.Breaker.Failures, r.Breaker.Cooldown, fleet.NeutralizeOn())
+	// Output:
+	// Bearer glpat-example
+	// 5s 3 1m0s true
+}

@@ -15,8 +15,10 @@ func FuzzLoadBytes(f *testing.F) {
 	f.Add([]byte("servers:\n  - {name: A, transport: htp, call_timeout: 30, env: [x]}\nkind_settings: {x: [1]}\n"), false)
 	f.Add([]byte(`{"servers": [{"name": 1, "max_in_flight": 1e300, "args": [{}]}], "kind_settings": null}`), true)
 	f.Add([]byte("servers: [{name: a, command: '${X:-${Y}}', args: ['$${'], headers: {'': x}}]"), false)
+	f.Add([]byte("servers: [{name: a, command: x}]\nneutralize: no\nreliability: {breaker: {enabled: 1, cooldown: -1s}, max_in_flight: -3}\nresult_store: [1]\n"), false)
 	environ := func() []string {
-		return []string{"MCPFLEET_SERVERS__A__URL=https://x", "MCPFLEET_KIND_SETTINGS__A__FIELD_MAP__x=y", "MCPFLEET_DEFERRED_TOOLS=on"}
+		return []string{"MCPFLEET_SERVERS__A__URL=https://x", "MCPFLEET_KIND_SETTINGS__A__FIELD_MAP__x=y", "MCPFLEET_DEFERRED_TOOLS=on",
+			"MCPFLEET_RELIABILITY__BREAKER__FAILURES=2", "MCPFLEET_NEUTRALIZE=false"}
 	}
 	f.Fuzz(func(t *testing.T, data []byte, isJSON bool) {
 		format := "yaml"

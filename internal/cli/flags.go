@@ -15,6 +15,9 @@ const envConfig = "MCPFLEET_CONFIG"
 type common struct {
 	config string
 	strict bool
+	// env is the subcommand's environment, which the fleet file's ${VAR}
+	// and MCPFLEET_* overrides read instead of the process's.
+	env []string
 }
 
 // newFlagSet returns a ContinueOnError flag set whose usage goes to w, with
@@ -26,7 +29,7 @@ func newFlagSet(name, synopsis string, env []string, w io.Writer) (*flag.FlagSet
 		fmt.Fprintf(w, "usage: mcpfleet %s %s\n\nflags:\n", name, synopsis)
 		fs.PrintDefaults()
 	}
-	c := &common{}
+	c := &common{env: env}
 	fs.StringVar(&c.config, "config", lookupEnv(env, envConfig), "fleet `file` (.yaml, .yml or .json); default $"+envConfig)
 	fs.BoolVar(&c.strict, "strict", false, "fail if any server is down (and, for catalog --lint, on any finding)")
 	return fs, c

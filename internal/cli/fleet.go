@@ -23,7 +23,7 @@ func connect(ctx context.Context, c *common, stderr io.Writer, extra ...mcpfleet
 	if c.config == "" {
 		return nil, errNoConfig
 	}
-	cfg, err := config.Load(c.config)
+	cfg, err := config.LoadWith(c.config, config.LoadOptions{Environ: c.env})
 	if err != nil {
 		return nil, err
 	}

@@ -50,7 +50,7 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	if c.config == "" {
 		return errNoConfig
 	}
-	cfg, err := config.Load(c.config)
+	cfg, err := config.LoadWith(c.config, config.LoadOptions{Environ: c.env})
 	if err != nil {
 		return err
 	}
