@@ -16,6 +16,18 @@
 // chosen server (catalog Session.Allow) with text pointing at loadTools or
 // searchTools; the server is never hit.
 //
+// # Conversations
+//
+// Run takes one task; RunMessages takes a conversation (a chat's earlier
+// turns and the new user message) and returns the same Report, covering
+// that run only. Report.Messages holds the assistant and tool messages the
+// run added, in the order the model read them, so the next turn's history
+// is the old one, those messages and the next user message. Tools loaded
+// in one turn stay loaded for the next, as between Runs. A tool call in the
+// history that never got its result is answered with an error text before
+// the model sees it (eino's patchtoolcalls), since model APIs refuse such
+// histories.
+//
 // # Last step
 //
 // When MaxSteps-1 model calls have run, the next one carries tool choice

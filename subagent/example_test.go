@@ -6,6 +6,7 @@ import (
 	"log"
 
 	"github.com/cloudwego/eino/compose"
+	"github.com/cloudwego/eino/schema"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
@@ -102,4 +103,41 @@ func ExampleSliceTokens() {
 	fmt.Println(c.Mode, c.ActiveTools, c.Total == c.Tools+c.MetaTools+c.Instruction)
 	// Output:
 	// on 7 true
+}
+
+// A chat continues a conversation with the same subagent: each turn passes
+// the history so far, and the report covers that turn only. Tools loaded in
+// one turn stay loaded for the next.
+func ExampleSubagent_RunMessages() {
+	ctx := context.Background()
+	mx := exampleMux(ctx)
+	defer mx.Close()
+
+	model := einotest.New(
+		einotest.Calls(einotest.Call(subagent.LoadToolsName, map[string]any{"names": []string{"k8s-2.echo"}})),
+		einotest.Answer("loaded k8s-2's echo"),
+		einotest.Calls(einotest.Call("kubernetes__echo", map[string]any{"server": "k8s-2", "text": "ping"})),
+		einotest.Answer("k8s-2 answers"),
+	)
+	sa, err := subagent.New(ctx, mx, subagent.Config{Servers: []string{"k8s-1"}, Model: model, Mode: "on"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var history []*schema.Message
+	turn := func(say string) {
+		history = append(history, schema.UserMessage(say))
+		rep, err := sa.RunMessages(ctx, history)
+		if err != nil {
+			log.Fatal(err)
+		}
+		history = append(history, rep.Messages...) // what the model said and the tools answered
+		fmt.Printf("%q: %s (steps %d, calls %d, loaded %v)\n", rep.Task, rep.Answer, rep.Steps, len(rep.Calls), rep.Loaded)
+	}
+	turn("Get ready to check k8s-2.")
+	turn("Does k8s-2 answer?")
+	fmt.Println("history:", len(history), "messages")
+	// Output:
+	// "Get ready to check k8s-2.": loaded k8s-2's echo (steps 2, calls 0, loaded [k8s-2.echo])
+	// "Does k8s-2 answer?": k8s-2 answers (steps 2, calls 1, loaded [])
+	// history: 8 messages
 }

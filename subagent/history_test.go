@@ -50,28 +50,15 @@ func staleHistory(dangling bool) []*schema.Message {
 	return append(msgs, schema.UserMessage("Are the payments pods on k8s-1 healthy now?"))
 }
 
-// runHistory runs the subagent's agent on a whole conversation, as a
-// caller holding history would (Subagent.Run takes one task only).
+// runHistory runs the subagent on a whole conversation, as a caller
+// holding history does, and returns the answer.
 func runHistory(t *testing.T, sa *subagent.Subagent, msgs []*schema.Message) string {
 	t.Helper()
-	iter := adk.NewRunner(t.Context(), adk.RunnerConfig{Agent: sa.Agent()}).Run(t.Context(), msgs)
-	var answer string
-	for {
-		ev, ok := iter.Next()
-		if !ok {
-			break
-		}
-		if ev.Err != nil {
-			t.Fatalf("run failed: %v", ev.Err)
-		}
-		if ev.Output == nil || ev.Output.MessageOutput == nil || ev.Output.MessageOutput.Role != schema.Assistant {
-			continue
-		}
-		if m, err := ev.Output.MessageOutput.GetMessage(); err == nil && len(m.ToolCalls) == 0 {
-			answer = m.Content
-		}
+	rep, err := sa.RunMessages(t.Context(), msgs)
+	if err != nil {
+		t.Fatalf("run failed: %v", err)
 	}
-	return answer
+	return rep.Answer
 }
 
 // wireMessage is the part of an OpenAI chat message the checks read.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 )
 
-// Report is what one Run did. It is JSON-serializable.
+// Report is what one Run or RunMessages did. It is JSON-serializable.
 type Report struct {
 	Name    string   `json:"name"`
 	Servers []string `json:"servers"`
@@ -32,6 +33,10 @@ type Report struct {
 	LockedOut bool          `json:"locked_out,omitempty"` // the last step ran with tool choice none
 	Mode      string        `json:"mode"`
 	Duration  time.Duration `json:"duration_ns"`
+	// Messages are the assistant and tool messages the run added, in order:
+	// what a caller appends to its history to continue the conversation.
+	// Left out of JSON, where the answer and calls already tell the story.
+	Messages []*schema.Message `json:"-"`
 }
 
 // StepUsage is the token usage one model call reported.
@@ -103,17 +108,46 @@ func (sa *Subagent) record(_ context.Context, rec mcpeino.CallRecord) {
 	}
 }
 
+// ErrNoMessages is returned by RunMessages given an empty history: there
+// is nothing for the model to answer.
+var ErrNoMessages = errors.New("subagent: no messages to run on")
+
 // Run gives the subagent a task and returns its report. The error is non-nil
 // only when the run could not finish (model failure, cancelled ctx); tool
 // failures are in Report.Calls. A partial report comes with the error.
+//
+// Run is RunMessages with one user message.
 func (sa *Subagent) Run(ctx context.Context, task string, opts ...adk.AgentRunOption) (*Report, error) {
+	return sa.RunMessages(ctx, []*schema.Message{schema.UserMessage(task)}, opts...)
+}
+
+// RunMessages runs the subagent on a conversation, such as the earlier turns
+// of a chat followed by the user's new message, and returns the report of
+// this run only: its calls, loads, steps and usage. Report.Task is the last
+// user message, and Report.Messages holds what the run added, so the next
+// turn's history is msgs followed by Report.Messages and the new user
+// message.
+//
+// msgs is not modified. Tool calls in msgs that have no tool message (a run
+// cut off mid-call) are answered with an error text before the model sees
+// them, as the model APIs require. The instruction is prepended as the
+// system message; msgs should not carry one of their own.
+//
+// Errors are as for Run; an empty msgs gives ErrNoMessages.
+func (sa *Subagent) RunMessages(ctx context.Context, msgs []*schema.Message, opts ...adk.AgentRunOption) (*Report, error) {
+	if len(msgs) == 0 {
+		return nil, fmt.Errorf("subagent %s: %w", sa.cfg.Name, ErrNoMessages)
+	}
 	sa.runMu.Lock()
 	defer sa.runMu.Unlock()
 	sa.run = &runState{}
 	start := time.Now()
 	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: sa.agent})
-	iter := runner.Query(ctx, task, opts...)
+	// A copy, so nothing adk or the middleware appends can land in the
+	// caller's backing array.
+	iter := runner.Run(ctx, slices.Clone(msgs), opts...)
 	var answer string
+	var added []*schema.Message
 	var runErr error
 	for {
 		ev, ok := iter.Next()
@@ -128,7 +162,7 @@ func (sa *Subagent) Run(ctx context.Context, task string, opts ...adk.AgentRunOp
 			continue
 		}
 		mo := ev.Output.MessageOutput
-		if mo.Role != schema.Assistant {
+		if mo.Role != schema.Assistant && mo.Role != schema.Tool {
 			continue
 		}
 		msg, err := mo.GetMessage()
@@ -136,11 +170,16 @@ func (sa *Subagent) Run(ctx context.Context, task string, opts ...adk.AgentRunOp
 			runErr = err
 			continue
 		}
-		if msg != nil && len(msg.ToolCalls) == 0 {
+		if msg == nil {
+			continue
+		}
+		added = append(added, msg)
+		if mo.Role == schema.Assistant && len(msg.ToolCalls) == 0 {
 			answer = msg.Content
 		}
 	}
-	rep := sa.report(task, answer, time.Since(start))
+	rep := sa.report(lastUserText(msgs), answer, time.Since(start))
+	rep.Messages = inCallOrder(added)
 	if runErr == nil && ctx.Err() != nil {
 		runErr = ctx.Err()
 	}
@@ -151,6 +190,58 @@ func (sa *Subagent) Run(ctx context.Context, task string, opts ...adk.AgentRunOp
 		return rep, errors.New("subagent " + sa.cfg.Name + ": the run ended without an answer")
 	}
 	return rep, nil
+}
+
+// inCallOrder puts each block of tool messages in the order of the calls
+// that asked for them. adk emits tool events as the tools finish, which
+// for parallel calls is not the order the model's next call sees them in;
+// the history a caller keeps should read as the model read it.
+func inCallOrder(msgs []*schema.Message) []*schema.Message {
+	for i := 0; i < len(msgs); i++ {
+		if msgs[i].Role != schema.Assistant || len(msgs[i].ToolCalls) < 2 {
+			continue
+		}
+		calls := msgs[i].ToolCalls
+		end := i + 1
+		for end < len(msgs) && msgs[end].Role == schema.Tool {
+			end++
+		}
+		slices.SortStableFunc(msgs[i+1:end], func(a, b *schema.Message) int {
+			return callIndex(calls, a.ToolCallID) - callIndex(calls, b.ToolCallID)
+		})
+		i = end - 1
+	}
+	return msgs
+}
+
+func callIndex(calls []schema.ToolCall, id string) int {
+	for i, c := range calls {
+		if c.ID == id {
+			return i
+		}
+	}
+	return len(calls)
+}
+
+// lastUserText is the text of the last user message: the task of a turn.
+func lastUserText(msgs []*schema.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		if m == nil || m.Role != schema.User {
+			continue
+		}
+		if m.Content != "" {
+			return m.Content
+		}
+		var parts []string
+		for _, p := range m.UserInputMultiContent {
+			if p.Type == schema.ChatMessagePartTypeText {
+				parts = append(parts, p.Text)
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return ""
 }
 
 func (sa *Subagent) report(task, answer string, d time.Duration) *Report {

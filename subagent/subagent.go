@@ -80,8 +80,9 @@ type Config struct {
 // Subagent is an adk ChatModelAgent over a few servers' full tools, with the
 // rest of the fleet reachable through loadTools and searchTools.
 //
-// Run is serialised: one Subagent runs one task at a time. Tools loaded in
-// one Run stay loaded for the next.
+// Run and RunMessages are serialised: one Subagent runs one task at a time.
+// Tools loaded in one run stay loaded for the next, so a conversation
+// continued with RunMessages keeps what earlier turns loaded.
 type Subagent struct {
 	mx    *mcpfleet.Mux
 	cat   *catalog.Catalog
@@ -354,7 +355,7 @@ func (sa *Subagent) build(ctx context.Context) error {
 }
 
 // Agent returns the underlying adk agent, e.g. to wrap it with adk.NewAgentTool.
-// Reports are only produced by Run.
+// Reports are only produced by Run and RunMessages.
 func (sa *Subagent) Agent() *adk.ChatModelAgent { return sa.agent }
 
 // Servers returns the slice.
