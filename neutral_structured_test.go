@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/internal/neutralize"
 )
 
@@ -178,5 +179,48 @@ func TestNeutralizeStructuredAndResources(t *testing.T) {
 	}
 	if tr := res.Content[1].(mcp.EmbeddedResource).Resource.(mcp.TextResourceContents); tr.Text != all[0] {
 		t.Errorf("WithoutNeutralize resource text = %q, want %q", tr.Text, all[0])
+	}
+}
+
+// BenchmarkNeutralizeStructured: the cost of defusing a large, real
+// structuredContent (the GitHub server's tools/list answer, ~160 KB of
+// JSON, mostly description strings) on one call, against the same call
+// with neutralization off.
+func BenchmarkNeutralizeStructured(b *testing.B) {
+	tools := fixtures.MustLoad(b, "github").Tools
+	raw, err := json.Marshal(map[string]any{"tools": tools})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sc any
+	if err := json.Unmarshal(raw, &sc); err != nil {
+		b.Fatal(err)
+	}
+	srv := server.NewMCPServer("list", "1", server.WithToolCapabilities(false))
+	ro := false
+	srv.AddTool(mcp.Tool{Name: "list", Description: "List tools.",
+		Annotations:    mcp.ToolAnnotation{ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: &ro},
+		RawInputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("ok")}, StructuredContent: sc}, nil
+		})
+	for _, v := range []struct {
+		name string
+		opts []mcpfleet.Option
+	}{{"on", nil}, {"off", []mcpfleet.Option{mcpfleet.WithoutNeutralize()}}} {
+		b.Run(v.name, func(b *testing.B) {
+			mx, err := mcpfleet.New(b.Context(), &config.Fleet{}, append(v.opts, mcpfleet.WithHealthInterval(-1), mcpfleet.WithInProcess("gh-1", "github", srv))...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer mx.Close()
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := mx.CallTool(b.Context(), "gh-1", "list", json.RawMessage(`{}`)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
