@@ -300,7 +300,9 @@ func clipStart(s string, n int) string {
 
 // ReadResult returns lines [offset, offset+limit) of a stored result
 // (offset counts from 0; at most 400 lines and about 24 KiB), neutralized
-// and enveloped like any tool output.
+// and enveloped like any tool output. Only the caller the result was
+// offloaded for (CallerFrom of the call's ctx) may read it; for any other
+// the error is that of an unknown handle.
 func (m *Mux) ReadResult(ctx context.Context, handle string, offset, limit int) (string, error) {
 	sr, err := m.stored(ctx, handle)
 	if err != nil {
@@ -313,7 +315,8 @@ func (m *Mux) ReadResult(ctx context.Context, handle string, offset, limit int) 
 
 // GrepResult searches a stored result for lines matching pattern (Go RE2
 // syntax), with up to context lines (at most 5) around each; at most 50
-// matches and about 16 KiB are returned.
+// matches and about 16 KiB are returned. Ownership is checked as in
+// ReadResult.
 func (m *Mux) GrepResult(ctx context.Context, handle, pattern string, context int) (string, error) {
 	sr, err := m.stored(ctx, handle)
 	if err != nil {
