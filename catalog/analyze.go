@@ -129,6 +129,15 @@ func stem(w string) string {
 	if strings.HasSuffix(w, "e") && len(w) > 3 {
 		w = w[:len(w)-1]
 	}
+	// A few derivations tools and requests mix: "approval" and
+	// "approved", "deployment" and "deploy", "dependency" and "depends".
+	// Each keeps a stem of five letters or more, so "comment", "latency"
+	// and "signal" stay whole.
+	for _, suf := range []string{"ment", "ency", "al"} {
+		if r, ok := strings.CutSuffix(w, suf); ok && len(r) >= 5 {
+			return r
+		}
+	}
 	return w
 }
 

@@ -57,6 +57,14 @@ type Config struct {
 	// the first search and kept; if the embedder fails, search falls back
 	// to BM25 alone.
 	Embedder Embedder
+	// Synonyms extend the built-in ops lexicon: when a request says the
+	// phrase (a key; one or more words, matched as written after
+	// stemming), tools may say the value's words, weighed below the
+	// request's own. {"blast radius": "dependencies"}. Per-tool phrasings
+	// belong in KindConfig.Aliases instead.
+	Synonyms map[string]string
+	// NoLexicon turns the built-in lexicon off, leaving Synonyms alone.
+	NoLexicon bool
 }
 
 // Entry is one (kind, tool), folded over the kind's servers.
@@ -184,7 +192,7 @@ func Build(servers []kindgroups.Server, cfg Config) *Catalog {
 			c.entries = append(c.entries, e)
 		}
 	}
-	c.idx = newIndex(c.entries)
+	c.idx = newIndex(c.entries, buildLexicon(cfg.Synonyms, !cfg.NoLexicon))
 	c.costs = make([]cost, len(c.entries))
 	for i, e := range c.entries {
 		c.costs[i] = entryCost(e)

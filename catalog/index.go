@@ -78,6 +78,8 @@ type index struct {
 	kindNames map[string]int32
 	// docIntent is the change a tool's name says (see intent.go).
 	docIntent []intent
+	// lexicon expands queries (see lexicon.go).
+	lexicon []compiledEntry
 	// nameTerms are each tool's distinguishing name words (no kind
 	// prefix, no leading read verb), for name coverage.
 	nameTerms [][]string
@@ -117,7 +119,7 @@ func fieldsOf(e Entry) []field {
 	}
 }
 
-func newIndex(entries []Entry) *index {
+func newIndex(entries []Entry, lex []compiledEntry) *index {
 	n := len(entries)
 	docs := make([][]field, n)
 	var avg [8]float64
@@ -146,7 +148,7 @@ func newIndex(entries []Entry) *index {
 		}
 		tfs[i] = tf
 	}
-	ix := &index{n: n, postings: make(map[string][]posting, len(df)), idf: make(map[string]float64, len(df)),
+	ix := &index{n: n, lexicon: lex, postings: make(map[string][]posting, len(df)), idf: make(map[string]float64, len(df)),
 		aliases: map[string][]phrase{}, namePhrases: map[string][]phrase{}}
 	for t, f := range df {
 		ix.idf[t] = math.Log(1 + (float64(n)-float64(f)+0.5)/(float64(f)+0.5))
@@ -390,7 +392,7 @@ type alt struct {
 	w float64
 }
 
-func analyze(query string) *analyzed {
+func (ix *index) analyze(query string) *analyzed {
 	q := &analyzed{raw: rawTerms(query), weight: map[string]float64{}}
 	q.terms = terms(query)
 	slices.Sort(q.terms)
@@ -402,7 +404,7 @@ func analyze(query string) *analyzed {
 	// An expansion is an alternative for the words that triggered it
 	// ("rate" may match "metrics"); one whose trigger is all stopwords
 	// ("how many") is a slot of its own.
-	for _, x := range expansions(query, q.raw) {
+	for _, x := range expansions(ix.lexicon, query, q.raw) {
 		var own []alt
 		for _, t := range x.add {
 			if q.weight[t] == 1 {
@@ -438,7 +440,7 @@ type scored struct {
 // order (kind, tool).
 func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 	req := requestIntent(query)
-	q := analyze(query)
+	q := ix.analyze(query)
 	sc := ix.scratch.Get().(*scratch)
 	scores, hits, cur := sc.scores, sc.hits, sc.cur
 	var touched, inSlot []int

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -45,6 +47,9 @@ var lexicon = []lexiconEntry{
 	{[]string{"pagerduty", "opsgenie", "victorops"}, "oncall"},
 	{[]string{"kubectl", "cluster"}, "kubernetes"},
 
+	// Questions of existence ask for a list.
+	{[]string{"exist", "exists", "do we have", "are there", "available"}, "list"},
+
 	// Kubernetes workloads.
 	{[]string{"shell", "ssh", "exec into", "get into", "console", "run a command", "run command", "attach"}, "exec command"},
 	{[]string{"restart", "bounce", "recycle", "kill", "evict"}, "delete"},
@@ -74,7 +79,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"remark", "note"}, "comment"},
 
 	// Metrics.
-	{[]string{"rps", "qps", "throughput", "request rate", "requests per second", "latency", "p99", "p95", "p90", "p50", "percentile", "error rate", "saturation", "slo", "sli", "error budget", "availability", "uptime", "apdex"}, "metrics query"},
+	{[]string{"rps", "qps", "throughput", "request rate", "requests per second", "latency", "p99", "p95", "p90", "p50", "percentile", "error rate", "saturation", "slo", "sli", "error budget", "availability", "uptime", "apdex"}, "promql metrics"},
 	{[]string{"over time", "trend", "grew", "growth", "across the last", "over the last", "past hour", "past day", "past week", "spike", "spiking", "history of"}, "range"},
 	{[]string{"scrape", "scraped", "scraping", "exporter", "exporters"}, "targets"},
 	{[]string{"cardinality", "time series"}, "series"},
@@ -136,17 +141,42 @@ type compiledEntry struct {
 	add   []string   // expansion terms
 }
 
-var compiledLexicon = sync.OnceValue(func() []compiledEntry {
+// builtinLexicon is the lexicon analyzed once per process; it never
+// changes after.
+var builtinLexicon = sync.OnceValue(func() []compiledEntry {
 	out := make([]compiledEntry, len(lexicon))
 	for i, e := range lexicon {
-		for _, w := range e.when {
-			out[i].when = append(out[i].when, rawTerms(w))
-			out[i].terms = append(out[i].terms, terms(w))
-		}
-		out[i].add = uniq(terms(e.add))
+		out[i] = compile(e.when, e.add)
 	}
 	return out
 })
+
+func compile(when []string, add string) compiledEntry {
+	var c compiledEntry
+	for _, w := range when {
+		if raw := rawTerms(w); len(raw) > 0 {
+			c.when = append(c.when, raw)
+			c.terms = append(c.terms, terms(w))
+		}
+	}
+	c.add = uniq(terms(add))
+	return c
+}
+
+// buildLexicon returns the built-in lexicon (if builtin) followed by the
+// caller's synonyms, sorted by phrase so that builds are reproducible.
+func buildLexicon(synonyms map[string]string, builtin bool) []compiledEntry {
+	var out []compiledEntry
+	if builtin {
+		out = append(out, builtinLexicon()...)
+	}
+	for _, when := range slices.Sorted(maps.Keys(synonyms)) {
+		if c := compile([]string{when}, synonyms[when]); len(c.when) > 0 && len(c.add) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // rawTerms analyzes text into stemmed words in order, keeping stopwords
 // (except articles) so that phrases match as written: "who is on call"
@@ -198,9 +228,9 @@ type expansion struct {
 
 // expansions returns the lexicon's expansions for a query, given its raw
 // word sequence.
-func expansions(query string, raw []string) []expansion {
+func expansions(lex []compiledEntry, query string, raw []string) []expansion {
 	var out []expansion
-	for _, e := range compiledLexicon() {
+	for _, e := range lex {
 		var x *expansion
 		for i, w := range e.when {
 			if containsRun(raw, w) {

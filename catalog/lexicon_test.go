@@ -1,0 +1,98 @@
+package catalog_test
+
+import (
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
+)
+
+// TestLexicon: requests in on-call words, none of which the tool names or
+// descriptions use, find their tool on the real fixture fleet with no
+// aliases configured.
+func TestLexicon(t *testing.T) {
+	c := catalog.Build(testFleet(t), fleetConfig(false))
+	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
+	tests := []struct {
+		query string
+		want  []string // any of these in the top 3
+	}{
+		{"bump ingest-worker to 6 instances", []string{"kubernetes.resources_scale"}},
+		{"who's carrying the pager this week", []string{"grafana.get_current_oncall_users", "grafana.list_oncall_schedules"}},
+		{"what's the p99 for checkout", []string{"prometheus.execute_query", "grafana.query_prometheus"}},
+		{"get me a shell in the redis pod", []string{"kubernetes.pods_exec"}},
+		{"is any exporter failing to be scraped", []string{"prometheus.get_targets"}},
+		{"is the search cluster degraded", []string{"opensearch.ClusterHealthTool"}},
+		{"how long has OPS-88 been open", []string{"jira.jira_get_issue_dates"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.query, func(t *testing.T) {
+			hits := tops(c.Search(ctx, tc.query, 3))
+			for _, h := range hits {
+				for _, w := range tc.want {
+					if h == w {
+						return
+					}
+				}
+			}
+			t.Errorf("top 3 = %v, want one of %v", hits, tc.want)
+		})
+	}
+}
+
+// TestSynonyms: Config.Synonyms extends the lexicon and NoLexicon turns
+// the built-in part off.
+func TestSynonyms(t *testing.T) {
+	ctx := catalog.WithScopes(t.Context(), "*")
+	tests := []struct {
+		name  string
+		cfg   catalog.Config
+		query string
+		want  string // top hit, "" for none
+	}{
+		{"built-in bounce", catalog.Config{}, "bounce it", "code.restart_pod"},
+		{"no lexicon", catalog.Config{NoLexicon: true}, "bounce it", ""},
+		{"unknown word", catalog.Config{}, "cycle it", ""},
+		{"user synonym", catalog.Config{Synonyms: map[string]string{"cycle": "restart"}}, "cycle it", "code.restart_pod"},
+		{"user phrase", catalog.Config{Synonyms: map[string]string{"go to definition": "symbol"}}, "go to definition of Foo", "code.find_symbol"},
+		{"phrase as written", catalog.Config{Synonyms: map[string]string{"jump there": "symbol"}}, "jump there", "code.find_symbol"},
+		{"phrase out of order", catalog.Config{Synonyms: map[string]string{"jump there": "symbol"}}, "there, jump", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			hits := codeCatalog(tc.cfg).Search(ctx, tc.query, 3)
+			got := ""
+			if len(hits) > 0 {
+				got = hits[0].Kind + "." + hits[0].Tool
+			}
+			if got != tc.want {
+				t.Errorf("top = %q (all %v), want %q", got, tops(hits), tc.want)
+			}
+		})
+	}
+}
+
+// TestAliasAsWritten: an alias matches as written (stemmed, articles
+// skipped), not as a bag of words anywhere in the request.
+func TestAliasAsWritten(t *testing.T) {
+	ro := func(name, desc string) mcp.Tool { return tool(name, desc, true) }
+	c := catalog.Build([]kindgroups.Server{{Name: "k", Kind: "k8s", Tools: []mcp.Tool{
+		ro("pods_delete", "Remove a pod."),
+		ro("pods_top", "Resource consumption of pods."),
+	}}}, catalog.Config{Kinds: map[string]catalog.KindConfig{"k8s": {
+		Aliases: map[string][]string{"pods_delete": {"kill pod"}},
+	}}})
+	ctx := catalog.WithScopes(t.Context(), "*")
+	for _, tc := range []struct{ query, want string }{
+		{"kill the pod", "pods_delete"},
+		{"kill pods api-1 and api-2", "pods_delete"},
+		{"pod keeps getting OOM killed, what is its consumption", "pods_top"},
+	} {
+		hits := c.Search(ctx, tc.query, 2)
+		if len(hits) == 0 || hits[0].Tool != tc.want {
+			t.Errorf("%q: top = %v, want %s", tc.query, tops(hits), tc.want)
+		}
+	}
+}
