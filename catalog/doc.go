@@ -59,18 +59,37 @@
 // small stopword list dropped, and plurals, -ing, -ed and a final 'e'
 // folded, so "traces", "tracing" and "trace" meet; a dozen ops shorthands
 // fold into the words descriptions use ("ticket" = "issue", "MR" = "merge
-// request", "find" = "search"). A document's score is scaled by the share
-// of query words it matches, and an alias whose words all occur in the
-// query adds a bonus: an operator wrote that phrase down for that tool.
-// So does a tool name whose words all occur (a leading read verb such as
-// "get" or "list" optional; name words count once, so
+// request", "find" = "search"), and "approval", "deployment" and
+// "dependency" meet "approve", "deploy" and "depends".
+//
+// Requests rarely say the API's words, so an ops lexicon bridges them:
+// about seventy entries of generic incident-ops vocabulary ("pager" may
+// match "oncall", "bump … instances" "scale replicas", "request rate" and
+// "p99" "promql metrics", "who approved" "approval"; an issue key such as
+// OPS-88 "issue key"; a "#channel" "conversations channel"). A trigger is
+// a word or a phrase matched as written after stemming. Its expansion
+// words are weaker alternatives of the word that triggered them (0.7 of
+// a request's own word, 0.9 for a phrase trigger): a tool earns the best
+// alternative per query word, and coordination counts query words, so an
+// expansion widens what matches without costing a tool that matches the
+// request's own words. Config.Synonyms adds entries; Config.NoLexicon
+// drops the built-in ones. Phrasings specific to one fleet belong in
+// KindConfig.Aliases.
+//
+// A document's score is scaled by the share of query words it matches,
+// and an alias found as written in the query (stemmed, articles skipped:
+// "kill pod" matches "kill the pod", not "the pod keeps getting OOM
+// killed") adds a bonus: an operator wrote that phrase down for that tool.
+// So does a tool name whose words all occur, in any order (a leading read
+// verb such as "get" or "list" optional; name words count once, so
 // merge_merge_request is no more about merging than list_merge_requests).
 //
 // Near twins of one kind share their object words, so two more factors
 // scale the word score (alias bonuses stay whole). The verb: a request
 // that says no change verb in its base form ("what's in the sprint", "who
 // changed…") multiplies tools whose name's first verb is a change
-// (jira_update_sprint) by 0.55; one that does ("start a sprint") gives
+// (jira_update_sprint) by 0.55 ("open a ticket" and "file a bug" say
+// create, "open the page" does not); one that does ("start a sprint") gives
 // the tools whose name says the same class of change (create, update,
 // delete) 1.4 and other changes 0.8. And name coverage: 1 + the
 // idf-weighted share of the tool name's distinguishing words (no kind
