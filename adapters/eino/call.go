@@ -78,19 +78,19 @@ func call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, 
 	switch {
 	case errors.As(err, &rej):
 		rec.Status, rec.Detail = StatusRejected, string(rej.Reason)
-		rec.Text = errorText(StatusRejected, server, toolName, rej.Error())
+		rec.Text = rejectText(server, toolName, rej)
 	case errors.As(err, &up):
 		rec.Status, rec.Detail = StatusError, string(mcpfleet.StatusUpstreamError)
 		if up.Timeout {
 			rec.Detail = string(mcpfleet.StatusTimeout)
 		}
-		rec.Text = errorText(StatusError, server, toolName, up.Error())
+		rec.Text = errorText(server, toolName, up.Error())
 	case err != nil:
 		rec.Status, rec.Detail = StatusError, "failed"
-		rec.Text = errorText(StatusError, server, toolName, err.Error())
+		rec.Text = errorText(server, toolName, err.Error())
 	case res.IsError:
 		rec.Status, rec.Detail, rec.Repairs = StatusError, string(mcpfleet.StatusToolError), res.Repairs
-		rec.Text = errorText(StatusError, server, toolName, Render(&res.CallToolResult))
+		rec.Text = errorText(server, toolName, Render(&res.CallToolResult))
 	default:
 		rec.Status, rec.Repairs = StatusOK, res.Repairs
 		if len(res.Repairs) > 0 {
@@ -106,9 +106,14 @@ func call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, 
 			rec.Offloaded = res.Offload.Handle
 		}
 	}
-	if rec.Status == StatusRejected || rec.Status == StatusError {
-		callbacks.OnError(ctx, fmt.Errorf("%s.%s: %s: %s", server, toolName, rec.Detail, rec.Text))
-	} else {
+	switch {
+	case err != nil:
+		// The Mux's error names the call and its reason, and handlers can
+		// errors.As it to a *RejectError or *UpstreamError.
+		callbacks.OnError(ctx, err)
+	case rec.Status == StatusError:
+		callbacks.OnError(ctx, fmt.Errorf("%s.%s: %s: %s", server, toolName, rec.Detail, Render(&res.CallToolResult)))
+	default:
 		callbacks.OnEnd(ctx, &tool.CallbackOutput{Response: rec.Text,
 			Extra: map[string]any{"server": server, "tool": toolName, "status": rec.Status}})
 	}

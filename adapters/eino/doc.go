@@ -14,13 +14,18 @@
 //
 // A Go error from a tool aborts an eino agent run, so Tool.InvokableRun and
 // Call never return one: rejections, IsError answers, upstream failures and
-// timeouts come back as text starting with "REJECTED" or "ERROR", and the
-// CallRecord carries the status for logs and reports.
+// timeouts come back as text starting with "REJECTED server.tool (reason):"
+// or "ERROR from server.tool:", and the CallRecord carries the status for
+// logs and reports. A rejection keeps the root RejectError's problems,
+// hints and advice but not its opening line, which would name the call and
+// the verdict a second time.
 //
 // # Callbacks
 //
 // Every MCP call fires OnStart and OnEnd (or OnError) on the eino callback
 // handlers found in ctx, with RunInfo.Type "MCP" and the tool component.
+// OnError gets the Mux's own error (a *mcpfleet.RejectError or
+// *mcpfleet.UpstreamError), not the model-facing text.
 // Pass handlers per run with compose.WithCallbacks or adk.WithCallbacks;
 // nothing here registers global handlers.
 //

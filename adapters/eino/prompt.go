@@ -2,8 +2,13 @@ package eino
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"regexp"
+	"regexp/syntax"
 	"strings"
+
+	"github.com/mcpfleet/mcpfleet"
 )
 
 // Model-facing text of the adapter. Changing it changes what models read.
@@ -16,16 +21,60 @@ func driftDesc(server, desc string) string {
 	return fmt.Sprintf("[server %s] %s", server, desc)
 }
 
-// errorText renders a failed call so the model can act on it.
-func errorText(status, server, tool, msg string) string {
-	switch status {
-	case StatusRejected:
-		return fmt.Sprintf("REJECTED %s.%s (the server was not called): %s", server, tool, msg)
-	default:
-		// Upstream errors already name the call; say it once.
-		msg = strings.TrimPrefix(strings.TrimSpace(msg), server+"."+tool+": ")
-		return fmt.Sprintf("ERROR from %s.%s: %s", server, tool, msg)
+// rejectText renders a call a gate refused. The root's RejectError text
+// opens with "call to server.tool rejected (reason): "; after a
+// "REJECTED server.tool" head that would name the target and the verdict
+// twice, so the head is built from the error's fields and only the rest of
+// its text is kept: the reason, the problem per field with its hint, and
+// what to do. The text is the root's (pinned in its reject.golden), so
+// this rendering follows any rewording there.
+func rejectText(server, tool string, e *mcpfleet.RejectError) string {
+	msg := e.Error()
+	target := e.Server
+	if e.Tool != "" {
+		target += "." + e.Tool
 	}
+	rest, ok := strings.CutPrefix(msg, fmt.Sprintf("call to %s rejected (%s): ", target, e.Reason))
+	if !ok {
+		// Not the layout this was written for: better a fact twice than lost.
+		return fmt.Sprintf("REJECTED %s.%s (the server was not called): %s", server, tool, msg)
+	}
+	first, more, _ := strings.Cut(rest, "\n")
+	// Some reasons say it already ("…; the call was not sent").
+	if !strings.Contains(first, "not sent") && !strings.Contains(first, "not called") {
+		first = strings.TrimSuffix(first, ".") + "; the server was not called."
+	}
+	out := fmt.Sprintf("REJECTED %s.%s (%s): %s", server, tool, e.Reason, first)
+	if more != "" {
+		out += "\n" + more
+	}
+	return out
+}
+
+// errorText renders a call that failed on the way or at the server.
+func errorText(server, tool, msg string) string {
+	// Upstream errors already name the call; say it once.
+	msg = strings.TrimPrefix(strings.TrimSpace(msg), server+"."+tool+": ")
+	return fmt.Sprintf("ERROR from %s.%s: %s", server, tool, msg)
+}
+
+// badPatternText renders a grepResult pattern the root refused. Its error
+// reads "bad grep pattern: bad pattern "p": error parsing regexp: missing
+// closing ): `p`. <advice>", which says "bad pattern" twice and the
+// pattern twice; recompiling p gives the regexp error's fields, so the
+// model reads "bad pattern "p": missing closing ). <advice>". The
+// offending part is kept when it is only part of the pattern.
+func badPatternText(pattern string, err error) string {
+	msg := strings.TrimPrefix(err.Error(), mcpfleet.ErrBadPattern.Error()+": ")
+	var se *syntax.Error
+	if _, cerr := regexp.Compile(pattern); errors.As(cerr, &se) {
+		short := string(se.Code)
+		if se.Expr != pattern {
+			short += ": `" + se.Expr + "`"
+		}
+		msg = strings.Replace(msg, se.Error(), short, 1)
+	}
+	return "REJECTED " + GrepResultName + ": " + msg
 }
 
 func badArgsText(name, err string) string {

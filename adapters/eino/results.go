@@ -50,7 +50,7 @@ func (t *readResultTool) InvokableRun(ctx context.Context, args string, _ ...too
 		return `REJECTED readResult: want {"handle": "r-…", "offset": 0, "limit": 100}`, nil
 	}
 	out, err := t.mx.ReadResult(ctx, in.Handle, in.Offset, in.Limit)
-	return resultText(ReadResultName, out, err), nil
+	return resultText(ReadResultName, "", out, err), nil
 }
 
 type grepResultTool struct{ mx *mcpfleet.Mux }
@@ -73,13 +73,15 @@ func (t *grepResultTool) InvokableRun(ctx context.Context, args string, _ ...too
 		return `REJECTED grepResult: want {"handle": "r-…", "pattern": "RE2 regexp", "context": 2}`, nil
 	}
 	out, err := t.mx.GrepResult(ctx, in.Handle, in.Pattern, in.Context)
-	return resultText(GrepResultName, out, err), nil
+	return resultText(GrepResultName, in.Pattern, out, err), nil
 }
 
-func resultText(name, out string, err error) string {
+func resultText(name, pattern, out string, err error) string {
 	switch {
 	case errors.Is(err, mcpfleet.ErrResultNotFound):
 		return "REJECTED " + name + ": no stored result by that handle (it may have expired); call the original tool again"
+	case errors.Is(err, mcpfleet.ErrBadPattern):
+		return badPatternText(pattern, err)
 	case err != nil:
 		// The Go package prefix helps logs, not models.
 		return "REJECTED " + name + ": " + strings.TrimPrefix(err.Error(), "mcpfleet: ")
