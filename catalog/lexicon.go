@@ -52,12 +52,15 @@ var lexicon = []lexiconEntry{
 
 	// Kubernetes workloads.
 	{[]string{"shell", "ssh", "exec into", "get into", "console", "run a command", "run command", "attach"}, "exec command"},
+	{[]string{"spin up", "throwaway", "one-off", "debug container", "debug pod"}, "run pod"},
+	{[]string{"journal", "journalctl", "syslog", "printed", "what did it print", "stdout", "output of"}, "logs"},
+	{[]string{"image tag", "which image", "what image", "running version"}, "get resource"},
 	{[]string{"restart", "bounce", "recycle", "kill", "evict"}, "delete"},
 	{[]string{"bump", "resize", "scale out", "scale up", "scale down", "instances", "replicas", "replica", "more pods", "fewer pods", "horizontally"}, "scale replicas"},
 	{[]string{"hog", "hogging", "consumption", "utilization", "utilisation", "resource usage", "how much memory", "how much cpu"}, "usage consumption"},
 	{[]string{"oom", "oomkilled", "out of memory"}, "memory"},
-	{[]string{"crashloop", "crashlooping", "crashloopbackoff", "crash loop", "crashing", "keeps restarting", "restarting"}, "logs events"},
-	{[]string{"pending", "unschedulable", "evicted", "not ready", "notready", "stuck"}, "events status"},
+	{[]string{"crashloop", "crashlooping", "crashloopbackoff", "crash loop", "crashing", "keeps restarting"}, "logs events"},
+	{[]string{"pending", "unschedulable", "not ready", "notready", "stuck"}, "events status"},
 	{[]string{"kubelet", "worker node", "host"}, "node"},
 	{[]string{"yaml", "manifest", "spec", "describe", "definition", "full object"}, "get resource"},
 	{[]string{"configmap", "configmaps", "secret", "secrets", "statefulset", "statefulsets", "daemonset", "daemonsets", "cronjob", "cronjobs", "ingress", "ingresses", "hpa", "pvc", "replicaset", "replicasets", "deployment", "deployments", "crd"}, "resource"},
@@ -67,7 +70,10 @@ var lexicon = []lexiconEntry{
 	{[]string{"chart", "charts", "helm release"}, "helm"},
 
 	// Code hosting.
-	{[]string{"approved", "approval", "approvals", "approvers", "approver", "signed off", "sign off", "lgtm"}, "approval"},
+	{[]string{"lgtm", "stamp", "sign off on"}, "approve"},
+	{[]string{"land it", "ship it", "squash"}, "merge"},
+	{[]string{"clash", "clashing", "conflict", "merge cleanly", "won't merge", "rebase"}, "conflicts"},
+	{[]string{"approved", "approval", "approvals", "approvers", "approver", "signed off", "sign off"}, "approval"},
 	{[]string{"diff", "what changed", "delta", "compare"}, "diff changes"},
 	{[]string{"hotfix", "feature branch", "release branch"}, "branch"},
 	{[]string{"landed", "went in", "went into", "got merged", "shipped", "sha"}, "commits"},
@@ -82,6 +88,9 @@ var lexicon = []lexiconEntry{
 	{[]string{"rps", "qps", "throughput", "request rate", "requests per second", "latency", "p99", "p95", "p90", "p50", "percentile", "error rate", "saturation", "slo", "sli", "error budget", "availability", "uptime", "apdex"}, "promql metrics"},
 	{[]string{"over time", "trend", "grew", "growth", "across the last", "over the last", "past hour", "past day", "past week", "spike", "spiking", "history of"}, "range"},
 	{[]string{"scrape", "scraped", "scraping", "exporter", "exporters"}, "targets"},
+	{[]string{"histogram", "summary", "gauge", "counter", "unit", "what does the metric"}, "metadata type"},
+	{[]string{"plot", "chart it", "graph it", "resolution"}, "range"},
+	{[]string{"no data", "prometheus up", "prometheus down"}, "health"},
 	{[]string{"cardinality", "time series"}, "series"},
 	{[]string{"firing", "fired"}, "alerts"},
 
@@ -93,6 +102,9 @@ var lexicon = []lexiconEntry{
 	{[]string{"field types", "index schema"}, "mapping fields"},
 
 	// Tickets.
+	{[]string{"hand over", "hand it over", "i'm on it", "owned by", "unowned"}, "assign assignee"},
+	{[]string{"flip", "set to", "to in progress", "to done"}, "transition"},
+	{[]string{"drop a note", "add a note", "post a note", "update the ticket"}, "comment"},
 	{[]string{"assignee", "take it", "give it to", "reassign", "to me"}, "assign"},
 	{[]string{"resolve", "resolved", "close", "closed", "done", "reopen", "move to", "in progress", "workflow"}, "transition status"},
 	{[]string{"how long", "since when", "when did", "age", "how old"}, "dates"},
@@ -103,12 +115,16 @@ var lexicon = []lexiconEntry{
 
 	// Docs.
 	{[]string{"runbook", "runbooks", "playbook", "playbooks", "handbook", "guide", "docs", "documentation", "howto", "how-to", "sop", "knowledge base", "kb", "article", "postmortem", "post-mortem", "rca", "retro"}, "page"},
+	{[]string{"where's the", "where is the", "is there a"}, "search"},
+	{[]string{"part of", "section of", "heading"}, "section"},
 	{[]string{"children", "subpages", "sub pages", "child pages", "nested", "hierarchy", "pages under"}, "children tree"},
 	{[]string{"edited", "who edited", "revisions", "revision", "versions", "since last week", "since yesterday"}, "history version"},
 
 	// Traces.
 	{[]string{"slow", "slower", "slowest", "bottleneck", "taking long", "where is time spent", "where the time goes"}, "critical path duration"},
 	{[]string{"depend", "depends", "dependency", "upstream", "downstream", "calls into", "callers", "callees", "service map", "blast radius"}, "dependencies"},
+	{[]string{"instrumented", "reporting traces", "sending traces", "show up in"}, "services"},
+	{[]string{"where did the time go", "end to end", "critical path"}, "critical path"},
 	{[]string{"took over", "longer than", "slower than"}, "duration"},
 	{[]string{"trace id"}, "trace"},
 
@@ -125,6 +141,9 @@ var lexicon = []lexiconEntry{
 	// Chat.
 	{[]string{"chat", "saying", "being said", "said in", "chatter", "discussion in"}, "conversations messages"},
 	{[]string{"replies", "reply chain"}, "thread"},
+	{[]string{"catch me up", "what happened in", "backlog of", "scroll back"}, "history"},
+	{[]string{"mention", "mentioned", "anyone say", "anyone talk", "did someone"}, "search messages"},
+	{[]string{"user group", "usergroup", "add me to", "put me in"}, "usergroups"},
 	{[]string{"handle", "username", "user id"}, "user"},
 	{[]string{"dm", "direct message"}, "conversations message"},
 	{[]string{"ping", "announce", "post in", "post to"}, "post message"},
@@ -250,6 +269,12 @@ func expansions(lex []compiledEntry, query string, raw []string) []expansion {
 	if issueKey(query) {
 		out = append(out, expansion{add: terms(issueKeyExpansion), weight: phraseExpandWeight})
 	}
+	if mrRef(query) {
+		out = append(out, expansion{add: terms(mrRefExpansion), weight: phraseExpandWeight})
+	}
+	if atMention(query) {
+		out = append(out, expansion{add: terms(mentionExpansion), weight: expandWeight})
+	}
 	if hashChannel(query) {
 		out = append(out, expansion{add: terms(channelExpansion), weight: phraseExpandWeight})
 	}
@@ -283,10 +308,28 @@ func issueKey(q string) bool {
 	return false
 }
 
+// mrRefExpansion is what "!1234" expands to: GitLab writes merge
+// request references so.
+const mrRefExpansion = "merge request"
+
+// mentionExpansion is what an "@name" expands to: a chat mention names a
+// user or a user group.
+const mentionExpansion = "user usergroups"
+
+// mrRef reports whether the query holds a "!1234" reference.
+func mrRef(q string) bool { return sigil(q, '!', unicode.IsDigit) }
+
+// atMention reports whether the query holds an "@name" mention.
+func atMention(q string) bool { return sigil(q, '@', unicode.IsLetter) }
+
 // hashChannel reports whether the query names a "#channel".
-func hashChannel(q string) bool {
+func hashChannel(q string) bool { return sigil(q, '#', unicode.IsLetter) }
+
+// sigil reports whether q has c at the start of a word, followed by a
+// rune next accepts.
+func sigil(q string, c byte, next func(rune) bool) bool {
 	for i := 0; i+1 < len(q); i++ {
-		if q[i] == '#' && (i == 0 || q[i-1] == ' ') && unicode.IsLetter(rune(q[i+1])) {
+		if q[i] == c && (i == 0 || q[i-1] == ' ' || q[i-1] == '(') && next(rune(q[i+1])) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -93,6 +94,43 @@ func TestAliasAsWritten(t *testing.T) {
 		hits := c.Search(ctx, tc.query, 2)
 		if len(hits) == 0 || hits[0].Tool != tc.want {
 			t.Errorf("%q: top = %v, want %s", tc.query, tops(hits), tc.want)
+		}
+	}
+}
+
+// TestLexiconTriggers: every built-in trigger analyzes to words (a
+// trigger of punctuation alone would fire on every request) and no
+// trigger sits in two entries.
+func TestLexiconTriggers(t *testing.T) {
+	seen := map[string]int{}
+	for i, e := range catalog.LexiconForTest() {
+		for _, w := range e.When {
+			if len(w) == 0 {
+				t.Errorf("entry %d: a trigger analyzes to nothing", i)
+			}
+			k := strings.Join(w, " ")
+			if j, ok := seen[k]; ok && j != i {
+				t.Errorf("trigger %q is in entries %d and %d", k, j, i)
+			}
+			seen[k] = i
+		}
+		if len(e.Add) == 0 {
+			t.Errorf("entry %d adds nothing", i)
+		}
+	}
+}
+
+func TestSigils(t *testing.T) {
+	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
+	c := catalog.Build(testFleet(t), fleetConfig(false))
+	for _, tc := range []struct{ query, kind string }{
+		{"status of !981", "gitlab"},
+		{"what are people saying in #payments", "slack"},
+		{"status of OPS-88", "jira"},
+	} {
+		hits := c.Search(ctx, tc.query, 1)
+		if len(hits) == 0 || hits[0].Kind != tc.kind {
+			t.Errorf("%q: top = %v, want kind %s", tc.query, tops(hits), tc.kind)
 		}
 	}
 }
