@@ -163,7 +163,7 @@ func TestSubagent(t *testing.T) {
 		{"asks for history with an empty name first, as a sloppy model would", changes, changesTask, argoTools, nil,
 			step{Call: "list_application_history", Args: map[string]any{"server": "argocd", "application_name": ""}}},
 		{"after the rejection, looks the name up", changes, changesTask, argoTools,
-			[]exchange{{"list_application_history", `{"server":"argocd","application_name":""}`, "REJECTED argocd.list_application_history (the server was not called): placeholder"}},
+			[]exchange{{"list_application_history", `{"server":"argocd","application_name":""}`, "REJECTED argocd.list_application_history (placeholder): some arguments are placeholders, not values; the server was not called."}},
 			step{Call: "list_applications", Args: map[string]any{"server": "argocd"}}},
 		{"then the history of the cluster's application", changes, changesTask, argoTools,
 			[]exchange{{"list_application_history", `{"server":"argocd","application_name":""}`, "REJECTED"}, {"list_applications", `{"server":"argocd"}`, apps}},
