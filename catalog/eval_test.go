@@ -30,7 +30,7 @@ func TestReadQueries(t *testing.T) {
 	}
 	// The share is of the original tune+holdout set; the later holdouts
 	// were pre-registered separately and stay out of the ratio.
-	hold, orig, hold2, hold3 := 0, 0, 0, 0
+	hold, orig, hold2, hold3, hold4 := 0, 0, 0, 0, 0
 	for _, q := range qs {
 		switch q.Split {
 		case "holdout":
@@ -42,7 +42,12 @@ func TestReadQueries(t *testing.T) {
 			hold2++
 		case "holdout3":
 			hold3++
+		case "holdout4":
+			hold4++
 		}
+	}
+	if hold4 < 50 {
+		t.Errorf("got %d holdout4 queries, want at least 50", hold4)
 	}
 	if hold3 < 60 {
 		t.Errorf("got %d holdout3 queries, want at least 60", hold3)
