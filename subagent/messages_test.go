@@ -2,6 +2,7 @@ package subagent_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cloudwego/eino/schema"
@@ -188,7 +189,9 @@ func TestRunMessagesDangling(t *testing.T) {
 	}
 }
 
-func TestRunMessagesEmpty(t *testing.T) {
+// TestRunMessagesBadInput: nothing to run on is an error, and the model
+// is never called.
+func TestRunMessagesBadInput(t *testing.T) {
 	mx, _ := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes", Fixture: "kubernetes"})
 	m := einotest.New()
 	sa, err := subagent.New(t.Context(), mx, subagent.Config{Servers: []string{"k8s-1"}, Model: m, Mode: "off"})
@@ -197,6 +200,9 @@ func TestRunMessagesEmpty(t *testing.T) {
 	}
 	if _, err := sa.RunMessages(t.Context(), nil); !errors.Is(err, subagent.ErrNoMessages) {
 		t.Errorf("err = %v, want ErrNoMessages", err)
+	}
+	if _, err := sa.RunMessages(t.Context(), []*schema.Message{schema.UserMessage("hi"), nil}); err == nil || !strings.Contains(err.Error(), "message 1 is nil") {
+		t.Errorf("nil message: err = %v", err)
 	}
 	if n := len(m.Calls()); n != 0 {
 		t.Errorf("%d model calls, want none", n)

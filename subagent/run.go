@@ -133,10 +133,14 @@ func (sa *Subagent) Run(ctx context.Context, task string, opts ...adk.AgentRunOp
 // them, as the model APIs require. The instruction is prepended as the
 // system message; msgs should not carry one of their own.
 //
-// Errors are as for Run; an empty msgs gives ErrNoMessages.
+// Errors are as for Run; an empty msgs gives ErrNoMessages, and a nil
+// message an error before the model is called.
 func (sa *Subagent) RunMessages(ctx context.Context, msgs []*schema.Message, opts ...adk.AgentRunOption) (*Report, error) {
 	if len(msgs) == 0 {
 		return nil, fmt.Errorf("subagent %s: %w", sa.cfg.Name, ErrNoMessages)
+	}
+	if i := slices.Index(msgs, nil); i >= 0 {
+		return nil, fmt.Errorf("subagent %s: message %d is nil", sa.cfg.Name, i)
 	}
 	sa.runMu.Lock()
 	defer sa.runMu.Unlock()
