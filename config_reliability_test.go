@@ -137,30 +137,39 @@ func TestConfigNeutralize(t *testing.T) {
 
 // TestConfigQueueTimeout: reliability.max_in_flight gives a server without
 // its own one slot, and reliability.queue_timeout rejects a call waiting
-// for it long before the 10s default.
+// for it long before the 10s default, whether the Fleet was loaded or
+// built in Go.
 func TestConfigQueueTimeout(t *testing.T) {
-	cfg := loadFleetYAML(t, `servers:
+	loaded := loadFleetYAML(t, `servers:
   - {name: one, kind: test, command: "(in-process)", call_timeout: 10s}
 reliability: {max_in_flight: 1, queue_timeout: 100ms, health_probes: false}
 `)
-	mx := newFileMux(t, cfg, inproc("one"))
-	done := make(chan error, 1)
-	go func() {
-		_, err := call(t, mx, "one", "slow", `{"ms": 1500}`)
-		done <- err
-	}()
-	waitFor(t, 5*time.Second, "the slot to be taken", func() bool { return statusOf(mx, "one").InFlight == 1 })
-	start := time.Now()
-	_, err := call(t, mx, "one", "echo", `{"text":"x"}`)
-	var rej *mcpfleet.RejectError
-	if !errors.As(err, &rej) || rej.Reason != mcpfleet.ReasonOverloaded {
-		t.Fatalf("queued call: %v, want overloaded", err)
+	built := &config.Fleet{
+		Servers:     []config.Server{{Name: "one", Kind: "test", Transport: "stdio", Command: "(in-process)", CallTimeout: 10 * time.Second}},
+		Reliability: config.Reliability{MaxInFlight: 1, QueueTimeout: 100 * time.Millisecond, HealthProbes: new(false)},
 	}
-	if el := time.Since(start); el > 5*time.Second {
-		t.Errorf("queued call waited %v; the file's queue timeout is 100ms", el)
-	}
-	if err := <-done; err != nil {
-		t.Errorf("the slot holder failed: %v", err)
+	for name, cfg := range map[string]*config.Fleet{"loaded": loaded, "built": built} {
+		t.Run(name, func(t *testing.T) {
+			mx := newFileMux(t, cfg, inproc("one"))
+			done := make(chan error, 1)
+			go func() {
+				_, err := call(t, mx, "one", "slow", `{"ms": 1500}`)
+				done <- err
+			}()
+			waitFor(t, 5*time.Second, "the slot to be taken", func() bool { return statusOf(mx, "one").InFlight == 1 })
+			start := time.Now()
+			_, err := call(t, mx, "one", "echo", `{"text":"x"}`)
+			var rej *mcpfleet.RejectError
+			if !errors.As(err, &rej) || rej.Reason != mcpfleet.ReasonOverloaded {
+				t.Fatalf("queued call: %v, want overloaded", err)
+			}
+			if el := time.Since(start); el > 5*time.Second {
+				t.Errorf("queued call waited %v; the file's queue timeout is 100ms", el)
+			}
+			if err := <-done; err != nil {
+				t.Errorf("the slot holder failed: %v", err)
+			}
+		})
 	}
 }
 

@@ -96,6 +96,9 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		m.neut = neutralize.New()
 	}
 	for _, s := range cfg.Servers {
+		if s.MaxInFlight == 0 { // Load did this already; a Fleet built in Go may not have
+			s.MaxInFlight = cfg.Reliability.MaxInFlight
+		}
 		sc := newServerConn(m, s)
 		m.servers[s.Name] = sc
 		m.names = append(m.names, s.Name)
