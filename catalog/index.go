@@ -79,7 +79,7 @@ type index struct {
 	// docIntent is the change a tool's name says (see intent.go).
 	docIntent []intent
 	// lexicon expands queries (see lexicon.go).
-	lexicon []compiledEntry
+	lexicon *lexiconIndex
 	// nameTerms are each tool's distinguishing name words (no kind
 	// prefix, no leading read verb), for name coverage.
 	nameTerms [][]string
@@ -119,7 +119,7 @@ func fieldsOf(e Entry) []field {
 	}
 }
 
-func newIndex(entries []Entry, lex []compiledEntry) *index {
+func newIndex(entries []Entry, lex *lexiconIndex) *index {
 	n := len(entries)
 	docs := make([][]field, n)
 	var avg [8]float64

@@ -182,19 +182,34 @@ func compile(when []string, add string) compiledEntry {
 	return c
 }
 
+// lexiconIndex is a lexicon ready to match: its entries, and every
+// trigger by its first word, so a query looks up only the triggers that
+// can start at each of its words.
+type lexiconIndex struct {
+	entries []compiledEntry
+	byFirst map[string][]trigger
+}
+
+type trigger struct{ entry, when int }
+
 // buildLexicon returns the built-in lexicon (if builtin) followed by the
 // caller's synonyms, sorted by phrase so that builds are reproducible.
-func buildLexicon(synonyms map[string]string, builtin bool) []compiledEntry {
-	var out []compiledEntry
+func buildLexicon(synonyms map[string]string, builtin bool) *lexiconIndex {
+	lx := &lexiconIndex{byFirst: map[string][]trigger{}}
 	if builtin {
-		out = append(out, builtinLexicon()...)
+		lx.entries = append(lx.entries, builtinLexicon()...)
 	}
 	for _, when := range slices.Sorted(maps.Keys(synonyms)) {
 		if c := compile([]string{when}, synonyms[when]); len(c.when) > 0 && len(c.add) > 0 {
-			out = append(out, c)
+			lx.entries = append(lx.entries, c)
 		}
 	}
-	return out
+	for i, e := range lx.entries {
+		for j, w := range e.when {
+			lx.byFirst[w[0]] = append(lx.byFirst[w[0]], trigger{i, j})
+		}
+	}
+	return lx
 }
 
 // rawTerms analyzes text into stemmed words in order, keeping stopwords
@@ -247,22 +262,27 @@ type expansion struct {
 
 // expansions returns the lexicon's expansions for a query, given its raw
 // word sequence.
-func expansions(lex []compiledEntry, query string, raw []string) []expansion {
+func expansions(lx *lexiconIndex, query string, raw []string) []expansion {
 	var out []expansion
-	for _, e := range lex {
-		var x *expansion
-		for i, w := range e.when {
-			if containsRun(raw, w) {
-				if x == nil {
-					out = append(out, expansion{add: e.add, weight: expandWeight})
-					x = &out[len(out)-1]
-				}
-				x.trigger = append(x.trigger, e.terms[i]...)
-				// A phrase is a surer sign than a word: "request rate"
-				// means metrics where "rate" alone may not.
-				if len(w) > 1 {
-					x.weight = phraseExpandWeight
-				}
+	at := map[int]int{} // entry -> its position in out
+	for i, w := range raw {
+		for _, tr := range lx.byFirst[w] {
+			e := &lx.entries[tr.entry]
+			run := e.when[tr.when]
+			if i+len(run) > len(raw) || !slices.Equal(raw[i:i+len(run)], run) {
+				continue
+			}
+			k, ok := at[tr.entry]
+			if !ok {
+				k = len(out)
+				at[tr.entry] = k
+				out = append(out, expansion{add: e.add, weight: expandWeight})
+			}
+			out[k].trigger = append(out[k].trigger, e.terms[tr.when]...)
+			// A phrase is a surer sign than a word: "request rate"
+			// means metrics where "rate" alone may not.
+			if len(run) > 1 {
+				out[k].weight = phraseExpandWeight
 			}
 		}
 	}
