@@ -21,7 +21,7 @@ const (
 	wParamDesc  = 0.3
 	wPhrase     = 2.0
 	wNamePhrase = 1.0
-	coord       = 1.0
+	coord       = 0.5
 	// kindBoost scales the kind signal: a tool of the kind the query
 	// points at most strongly scores up to 1+kindBoost times its BM25.
 	kindBoost = 0.5

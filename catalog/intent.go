@@ -76,6 +76,15 @@ var requestVerbs = map[string]intent{
 	"delete": intentDelete, "remove": intentDelete, "kill": intentDelete,
 	"drop": intentDelete, "restart": intentDelete, "bounce": intentDelete,
 	"purge": intentDelete, "unlink": intentDelete,
+	// Chat-ops verbs: "ship !4102", "flip OPS-412 to done", "hand it
+	// over to Priya", "kick off a pipeline".
+	"ship": intentUpdate, "land": intentUpdate, "stamp": intentUpdate,
+	"flip": intentUpdate, "swap": intentUpdate, "hand": intentUpdate,
+	"put": intentUpdate, "lgtm": intentUpdate, "promote": intentUpdate,
+	"pause": intentUpdate, "resume": intentUpdate, "cordon": intentUpdate,
+	"drain": intentUpdate, "rotate": intentUpdate,
+	"wire": intentCreate, "spin": intentCreate, "kick": intentCreate,
+	"trigger": intentCreate, "rerun": intentCreate, "retry": intentCreate,
 }
 
 // nameReadVerbs are the verbs tool names use for a read. They matter
@@ -120,10 +129,11 @@ func requestIntent(query string) intent {
 		in |= requestVerbs[w]
 		// "open a ticket" makes one; "open the page" reads it. Same for
 		// "file a bug" against "the file".
-		if (w == "open" || w == "file" || w == "log") && i+1 < len(ws) {
+		if (w == "open" || w == "file" || w == "log" || w == "drop") && i+1 < len(ws) {
 			switch ws[i+1] {
 			case "a", "an", "new":
-				in |= intentCreate
+				// "drop a note" adds one; "drop the index" deletes.
+				in = in&^requestVerbs[w] | intentCreate
 			}
 		}
 	}
