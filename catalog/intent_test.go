@@ -19,6 +19,11 @@ func TestRequestIntent(t *testing.T) {
 		{"Delete the stuck job", intentDelete},
 		{"leave a comment, then close it", intentCreate | intentUpdate},
 		{"open the handbook page", 0}, // "open" also reads
+		{"open a ticket for it", intentCreate},
+		{"drop a note on OPS-388", intentCreate}, // not a delete
+		{"drop the old index", intentDelete},
+		{"ship !4102 to main", intentUpdate},
+		{"kick off the nightly pipeline", intentCreate},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
