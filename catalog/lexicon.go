@@ -41,6 +41,8 @@ type lexiconEntry struct {
 var lexicon = []lexiconEntry{
 	// Products, to what they hold: "search loki" is a log query.
 	{[]string{"loki", "kibana", "elasticsearch", "opensearch", "splunk", "elk"}, "logs"},
+	// Data sources say "query" where people say "search".
+	{[]string{"search", "look for", "dig through"}, "query"},
 	{[]string{"prometheus", "prom", "thanos", "mimir", "victoriametrics", "datadog"}, "metrics"},
 	{[]string{"jaeger", "tempo", "zipkin", "otel", "opentelemetry"}, "traces"},
 	{[]string{"confluence", "wiki", "notion"}, "page"},
@@ -51,7 +53,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"exist", "exists", "do we have", "are there", "available"}, "list"},
 
 	// Kubernetes workloads.
-	{[]string{"shell", "ssh", "exec into", "get into", "console", "run a command", "run command", "attach"}, "exec command"},
+	{[]string{"shell", "ssh", "exec into", "get into", "get me in", "console", "run a command", "run command", "attach"}, "exec command"},
 	{[]string{"spin up", "throwaway", "one-off", "debug container", "debug pod"}, "run pod"},
 	{[]string{"journal", "journalctl", "syslog", "printed", "what did it print", "stdout", "output of"}, "logs"},
 	{[]string{"image tag", "which image", "what image", "running version"}, "get resource"},
@@ -66,7 +68,8 @@ var lexicon = []lexiconEntry{
 	{[]string{"configmap", "configmaps", "secret", "secrets", "statefulset", "statefulsets", "daemonset", "daemonsets", "cronjob", "cronjobs", "ingress", "ingresses", "hpa", "pvc", "replicaset", "replicasets", "deployment", "deployments", "crd"}, "resource"},
 	{[]string{"rolled out", "roll out", "rollout", "rolling out"}, "resource status"},
 	{[]string{"kubeconfig", "which cluster"}, "configuration context"},
-	{[]string{"warnings", "what happened"}, "events"},
+	{[]string{"warnings", "what happened", "complaining", "backoff", "backoffs", "failed scheduling", "failedscheduling"}, "events"},
+	{[]string{"apply", "apply it", "memory limit", "cpu limit", "limits"}, "update resource"},
 	{[]string{"chart", "charts", "helm release"}, "helm"},
 
 	// Code hosting.
@@ -83,14 +86,16 @@ var lexicon = []lexiconEntry{
 	{[]string{"codebase", "source code"}, "repository"},
 	{[]string{"review", "reviews", "reviewers", "feedback"}, "discussions notes"},
 	{[]string{"remark", "note"}, "comment"},
+	{[]string{"comment", "comments"}, "note"},
+	{[]string{"touch", "touches", "what's in"}, "diff changes"},
 
 	// Metrics.
-	{[]string{"rps", "qps", "throughput", "request rate", "requests per second", "latency", "p99", "p95", "p90", "p50", "percentile", "error rate", "saturation", "slo", "sli", "error budget", "availability", "uptime", "apdex"}, "promql metrics"},
+	{[]string{"rps", "qps", "throughput", "request rate", "requests per second", "latency", "p99", "p95", "p90", "p50", "percentile", "error rate", "saturation", "slo", "sli", "error budget", "availability", "uptime", "apdex", "5xx rate", "5xx ratio", "error ratio", "ratio"}, "promql metrics"},
 	{[]string{"over time", "trend", "grew", "growth", "across the last", "over the last", "past hour", "past day", "past week", "spike", "spiking", "history of"}, "range"},
 	{[]string{"scrape", "scraped", "scraping", "exporter", "exporters"}, "targets"},
 	{[]string{"histogram", "summary", "gauge", "counter", "unit", "what does the metric"}, "metadata type"},
 	{[]string{"plot", "chart it", "graph it", "resolution"}, "range"},
-	{[]string{"no data", "prometheus up", "prometheus down"}, "health"},
+	{[]string{"no data", "itself", "hangs", "hanging", "unresponsive", "is it up"}, "health check"},
 	{[]string{"cardinality", "time series"}, "series"},
 	{[]string{"firing", "fired"}, "alerts"},
 
@@ -98,17 +103,19 @@ var lexicon = []lexiconEntry{
 	{[]string{"unassigned", "shard allocation"}, "shards"},
 	{[]string{"how many", "number of", "tally"}, "count"},
 	{[]string{"healthy", "ok", "red", "yellow", "green", "degraded", "dropping out"}, "health status"},
+	{[]string{"blew up", "failed", "failing", "broke"}, "errors"},
 	{[]string{"grep", "log lines", "exceptions", "stacktrace", "stack trace", "500s", "5xx", "4xx"}, "search errors"},
-	{[]string{"field types", "index schema"}, "mapping fields"},
+	{[]string{"field types", "index schema", "keyword or text", "text field", "keyword field", "fields does"}, "mapping fields"},
 
 	// Tickets.
 	{[]string{"hand over", "hand it over", "i'm on it", "owned by", "unowned"}, "assign assignee"},
 	{[]string{"flip", "set to", "to in progress", "to done"}, "transition"},
 	{[]string{"drop a note", "add a note", "post a note", "update the ticket"}, "comment"},
 	{[]string{"assignee", "take it", "give it to", "reassign", "to me"}, "assign"},
+	{[]string{"any open", "anything open", "anything still open", "open tickets", "tickets filed"}, "search"},
 	{[]string{"resolve", "resolved", "close", "closed", "done", "reopen", "move to", "in progress", "workflow"}, "transition status"},
 	{[]string{"how long", "since when", "when did", "age", "how old"}, "dates"},
-	{[]string{"watching", "subscribers", "cc", "following"}, "watchers"},
+	{[]string{"who is watching", "who's watching", "subscribers", "cc"}, "watchers"},
 	{[]string{"log time", "time spent", "hours spent", "hours of work", "timesheet"}, "worklog"},
 	{[]string{"relates to", "blocks", "blocked by", "linked"}, "link"},
 	{[]string{"bug", "story", "incident ticket"}, "issue"},
@@ -130,7 +137,7 @@ var lexicon = []lexiconEntry{
 
 	// Alerting, on-call and incidents.
 	{[]string{"pager", "paged", "on call", "rota", "rotation", "who's on", "who is on"}, "oncall"},
-	{[]string{"ack", "acked", "acknowledged"}, "acknowledge"},
+	{[]string{"ack", "acked", "acknowledged"}, "acknowledge alert"},
 	{[]string{"panel", "panels"}, "dashboard"},
 	{[]string{"mute", "snooze"}, "silence"},
 	{[]string{"annotate", "deploy marker"}, "annotation"},
