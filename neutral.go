@@ -11,8 +11,9 @@ import (
 
 // neutralizeResult marks each text block of r as data from c's server and
 // tool, and defuses what imitates instructions inside it and in the rest of
-// r that a model may read: embedded text resources and structuredContent.
-// Images, audio and blobs are left as they are; r itself is not modified.
+// r that a model may read: embedded text resources, resource links and
+// structuredContent. Images, audio and blobs are left as they are; r
+// itself is not modified.
 func (m *Mux) neutralizeResult(ctx context.Context, c *Call, r *mcp.CallToolResult) *mcp.CallToolResult {
 	out := *r
 	out.Content = make([]mcp.Content, len(r.Content))
@@ -27,8 +28,8 @@ func (m *Mux) neutralizeResult(ctx context.Context, c *Call, r *mcp.CallToolResu
 	return &out
 }
 
-// defuseRest defuses, in place, the embedded text resources and the
-// structuredContent of r, whose Content slice the caller owns. Unlike text
+// defuseRest defuses, in place, the embedded text resources, the resource
+// links and the structuredContent of r, whose Content slice the caller owns. Unlike text
 // blocks these are not enveloped: a resource keeps its MIME type and a
 // structured value must stay valid against the tool's output schema, so
 // only their strings change, each exactly as Defuse changes a text.
@@ -54,10 +55,24 @@ func (m *Mux) defuseRest(ctx context.Context, c *Call, r *mcp.CallToolResult) {
 	}
 }
 
-// defuseResource defuses the text of an embedded text resource; any other
-// content is returned as is.
+// defuseResource defuses the text of an embedded text resource, and the
+// name, title and description of a resource link; any other content is
+// returned as is.
 func (m *Mux) defuseResource(ct mcp.Content) (mcp.Content, int) {
 	switch e := ct.(type) {
+	case mcp.ResourceLink:
+		if l, n := m.defuseLink(e); n > 0 {
+			return l, n
+		}
+		return ct, 0
+	case *mcp.ResourceLink:
+		if e == nil {
+			return ct, 0
+		}
+		if l, n := m.defuseLink(*e); n > 0 {
+			return &l, n
+		}
+		return ct, 0
 	case mcp.EmbeddedResource:
 		res, n := m.defuseContents(e.Resource)
 		if n == 0 {
@@ -78,6 +93,18 @@ func (m *Mux) defuseResource(ct mcp.Content) (mcp.Content, int) {
 		return &cp, n
 	}
 	return ct, 0
+}
+
+// defuseLink defuses the strings of a resource link a model reads: the
+// server chose them, so they are as untrusted as a text block. The URI is
+// left alone: it is an address for the client to fetch, and a defused one
+// would point nowhere.
+func (m *Mux) defuseLink(l mcp.ResourceLink) (mcp.ResourceLink, int) {
+	var a, b, c int
+	l.Name, a = m.neut.Defuse(l.Name)
+	l.Title, b = m.neut.Defuse(l.Title)
+	l.Description, c = m.neut.Defuse(l.Description)
+	return l, a + b + c
 }
 
 func (m *Mux) defuseContents(rc mcp.ResourceContents) (mcp.ResourceContents, int) {

@@ -51,8 +51,9 @@ type Offload struct {
 	Handle string
 	Bytes  int
 	Lines  int
-	// Tokens is the o200k count, or 0 when the result was so far over the
-	// threshold that counting was skipped.
+	// Tokens is the o200k count of the stored text, like Bytes and Lines,
+	// or 0 when that text is over 12 bytes per threshold token and was not
+	// counted: tokenizing a 50 MB text would cost more than the call.
 	Tokens int
 }
 
@@ -75,58 +76,31 @@ func (s memoryStore) Get(ctx context.Context, handle string) (StoredResult, erro
 // know to offer the readResult and grepResult tools.
 func (m *Mux) Offloading() bool { return m.store != nil }
 
-// bytesPerTokenCeiling is how many bytes one o200k token spans at most in
-// any text worth counting; texts above threshold×this are offloaded without
-// counting. Every token is at least one byte, so a text of at most threshold
-// bytes is never over and is not counted either: only results near the
-// threshold pay for tokenizing.
-const bytesPerTokenCeiling = 12
-
-// overThreshold reports whether text is over limit tokens, and the count if
-// it had to count.
-func overThreshold(n int, join func() string, limit int) (bool, int) {
-	if n <= limit {
-		return false, 0
-	}
-	if n > limit*bytesPerTokenCeiling {
-		return true, 0
-	}
-	t := tokens.Count(join())
-	return t > limit, t
-}
-
-// maybeOffload stores a result whose text is over the kind's threshold and
-// returns a preview in its place. Non-text contents stay, their embedded
-// text resources defused (transform neutralizes only results that stay
-// whole).
+// maybeOffload stores a result over the kind's threshold and returns a
+// preview in its place. The threshold applies to all a model would read of
+// the result (see measure), so a short text beside a 10 MB
+// structuredContent or embedded resource is offloaded too.
 //
-// structuredContent goes into the store with the text, after it, and not
-// into the preview, which says so. The alternative, keeping it aside for
-// ReadResult to hand back whole, would return the very bulk offloading
-// exists to keep out of the context, and would need a second way to read a
-// handle; stored as indented JSON it is paged and grepped like the text,
-// and the preview never claims a shape it no longer has.
+// What is read goes into the store together (see readable.stored) and
+// leaves the returned result, and the preview says where each part went:
+// keeping a part aside would return the very bulk offloading exists to
+// keep out of the context, and would need a second way to read a handle.
+// Images, audio, blobs and resource links stay beside the preview,
+// defused where they carry text (transform neutralizes only results that
+// stay whole).
 func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult) (*mcp.CallToolResult, *Offload, error) {
 	if m.store == nil {
 		return r, nil, nil
 	}
-	n, texts := 0, 0
-	for _, ct := range r.Content {
-		if t, ok := ct.(mcp.TextContent); ok {
-			n += len(t.Text)
-			texts++
-		}
-	}
 	limit := m.cfg.OffloadTokens(c.Kind)
-	join := func() string { return joinText(r.Content) }
-	over, tok := overThreshold(n, join, limit)
+	over, rd, tok := measure(r, limit)
 	if !over {
 		return r, nil, nil
 	}
-	text, fate := withStructured(join(), r.StructuredContent)
-	if fate == structuredLost {
+	if rd.fate == structuredLost {
 		m.log.Warn("offload: structuredContent is not JSON-encodable; dropped", "server", c.Server, "tool", c.Tool)
 	}
+	text := rd.stored()
 	h, err := m.store.Put(ctx, StoredResult{Server: c.Server, Tool: c.Tool, Owner: CallerFrom(ctx), Text: text})
 	if err != nil {
 		// Losing the result would be worse than a large context: say so
@@ -134,16 +108,16 @@ func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult) 
 		m.log.Warn("offload failed; returning the result whole", "server", c.Server, "tool", c.Tool, "err", err)
 		return r, nil, nil
 	}
-	off := &Offload{Handle: h, Bytes: len(text), Lines: offload.Lines(text), Tokens: tok}
+	off := &Offload{Handle: h, Bytes: len(text), Lines: offload.Lines(text), Tokens: storedTokens(text, &rd, tok, limit)}
 	if m.opts.metrics != nil {
 		m.opts.metrics.Offloaded(ctx, c, int64(len(text)))
 	}
 	out := *r
 	out.StructuredContent = nil // stored above, named in the preview
-	out.Content = make([]mcp.Content, 0, len(r.Content)-texts+1)
-	out.Content = append(out.Content, mcp.NewTextContent(m.preview(ctx, c, text, off, limit, fate)))
+	out.Content = make([]mcp.Content, 1, len(r.Content)+1)
+	out.Content[0] = mcp.NewTextContent(m.preview(ctx, c, text, off, limit, rd.fate, len(rd.resources)))
 	for _, ct := range r.Content {
-		if _, ok := ct.(mcp.TextContent); !ok {
+		if !storedPart(ct) {
 			out.Content = append(out.Content, ct)
 		}
 	}
@@ -151,54 +125,37 @@ func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult) 
 	return &out, off, nil
 }
 
-// structuredFate says what became of an offloaded result's
-// structuredContent.
-type structuredFate int
+// storedTokens is Offload.Tokens: the o200k count of the stored text, or 0
+// when that text is over the threshold×bytesPerTokenCeiling bytes and was
+// not counted, because counting a 50 MB text costs more time than the call.
+// A text-only result was counted by measure already, as this very string.
+func storedTokens(text string, rd *readable, tok, limit int) int {
+	if len(text) > countCeiling(limit) {
+		return 0
+	}
+	if tok > 0 && len(rd.resources) == 0 && rd.fate != structuredStored {
+		return tok
+	}
+	return tokens.Count(text)
+}
 
-const (
-	structuredNone     structuredFate = iota // there was none
-	structuredStored                         // appended to the stored text
-	structuredRepeated                       // the text already holds it
-	structuredLost                           // not JSON-encodable: dropped
-)
-
-// withStructured appends v, as indented JSON under a header line, to the
-// text to store. Indented, every leaf is a line of its own, which is what
-// readResult pages and grepResult matches. A value the text already holds
-// verbatim (servers are asked to repeat structuredContent as text) is not
-// stored twice.
-//
-// The JSON keeps < > & as they are: json.Marshal's \u003c escapes would
-// hide a "<system>" tag from the defusing that ReadResult and GrepResult
-// apply to what they return.
-func withStructured(text string, v any) (string, structuredFate) {
-	if v == nil {
-		return text, structuredNone
-	}
-	compact, err := encodeJSON(v, false)
-	if err != nil {
-		return text, structuredLost
-	}
-	if strings.Contains(text, string(compact)) {
-		return text, structuredRepeated
-	}
-	if bytes.ContainsAny(compact, "<>&") { // as a Go server would have written it
-		if esc, err := encodeJSON(v, true); err == nil && strings.Contains(text, string(esc)) {
-			return text, structuredRepeated
+// storedPart reports whether ct went into the stored text: text blocks and
+// embedded text resources.
+func storedPart(ct mcp.Content) bool {
+	switch t := ct.(type) {
+	case mcp.TextContent:
+		return true
+	case mcp.EmbeddedResource:
+		_, ok := textOf(t.Resource)
+		return ok
+	case *mcp.EmbeddedResource:
+		if t == nil {
+			return false
 		}
+		_, ok := textOf(t.Resource)
+		return ok
 	}
-	var b bytes.Buffer
-	b.Grow(len(text) + len(compact)*2 + 64)
-	b.WriteString(text)
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		b.WriteByte('\n')
-	}
-	b.WriteString(structuredHeader)
-	b.WriteByte('\n')
-	if err := json.Indent(&b, compact, "", "  "); err != nil {
-		return text, structuredLost
-	}
-	return b.String(), structuredStored
+	return false
 }
 
 func joinText(cs []mcp.Content) string {
@@ -234,7 +191,7 @@ join:
 
 // preview renders the head and tail of an offloaded text, each bounded in
 // lines and bytes, scaled down for small thresholds.
-func (m *Mux) preview(ctx context.Context, c *Call, text string, off *Offload, limit int, fate structuredFate) string {
+func (m *Mux) preview(ctx context.Context, c *Call, text string, off *Offload, limit int, fate structuredFate, resources int) string {
 	headBytes, tailBytes := min(2000, limit*2), min(800, limit)
 	head := offload.Read(text, 0, previewHeadLines)
 	headText := clip(head.Text, headBytes)
@@ -242,6 +199,7 @@ func (m *Mux) preview(ctx context.Context, c *Call, text string, off *Offload, l
 	tailText := clipStart(tail.Text, tailBytes)
 	var b strings.Builder
 	b.WriteString(renderOffloadNote(c.Server, c.Tool, off))
+	b.WriteString(resourcesNote(resources))
 	b.WriteString(structuredNote(fate))
 	b.WriteString(m.envelope(ctx, c, headText, fmt.Sprintf("first %d lines", offload.Lines(headText))))
 	if tail.To >= tail.From && tailText != "" {
@@ -324,10 +282,22 @@ func (m *Mux) GrepResult(ctx context.Context, handle, pattern string, context in
 	}
 	g, err := offload.Search(sr.Text, pattern, context)
 	if err != nil {
-		return "", fmt.Errorf("%w: %v. %s", ErrBadPattern, err, grepAdvice)
+		return "", badPattern(err)
 	}
 	c := &Call{Server: sr.Server, Tool: sr.Tool}
 	return renderGrepHeader(handle, sr, g) + m.envelope(ctx, c, renderMatches(g), ""), nil
+}
+
+// badPattern wraps a Search error so that callers match ErrBadPattern
+// with errors.Is and reach the regexp's *syntax.Error with errors.As. It
+// reads "mcpfleet: bad grep pattern "p": <why>. <advice>": the pattern
+// is named once, after the sentinel's text.
+func badPattern(err error) error {
+	var pe *offload.PatternError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%w %q: %w. %s", ErrBadPattern, pe.Pattern, pe.Err, grepAdvice)
+	}
+	return fmt.Errorf("%w: %w. %s", ErrBadPattern, err, grepAdvice)
 }
 
 func (m *Mux) stored(ctx context.Context, handle string) (StoredResult, error) {
