@@ -50,9 +50,22 @@ type Fleet struct {
 	// output as data; nil means on. A pointer, because "absent" and
 	// "false" must differ.
 	Neutralize *bool `koanf:"neutralize" json:"neutralize,omitempty"`
+	// Search tunes tool search (searchTools and `mcpfleet search`).
+	Search Search `koanf:"search" json:"search,omitzero"`
 	// Dir is the folder of the loaded file, against which relative paths
 	// were resolved; "" for LoadBytes without a dir.
 	Dir string `koanf:"-" json:"-"`
+}
+
+// Search tunes the catalog's tool search.
+type Search struct {
+	// Synonyms extend the built-in ops lexicon: when a request says the
+	// phrase (the key), tools may say the value's words. Use it for the
+	// vocabulary of a fleet's users that no tool says ("blast radius":
+	// "dependencies"); phrasings of one tool belong in kind aliases.
+	Synonyms map[string]string `koanf:"synonyms" json:"synonyms,omitempty"`
+	// Lexicon, when false, turns the built-in lexicon off; nil means on.
+	Lexicon *bool `koanf:"lexicon" json:"lexicon,omitempty"`
 }
 
 // Server is one upstream MCP server.
@@ -238,6 +251,8 @@ func (f *Fleet) Redacted() *Fleet {
 func (f *Fleet) clone() *Fleet {
 	out := *f
 	out.Neutralize = clonePtr(f.Neutralize)
+	out.Search.Synonyms = maps.Clone(f.Search.Synonyms)
+	out.Search.Lexicon = clonePtr(f.Search.Lexicon)
 	out.Reliability.HealthProbes = clonePtr(f.Reliability.HealthProbes)
 	out.Reliability.Breaker.Enabled = clonePtr(f.Reliability.Breaker.Enabled)
 	out.Servers = slices.Clone(f.Servers)

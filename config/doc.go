@@ -130,6 +130,19 @@
 //     tokens are kept out of the model's context.
 //   - allow_placeholders (list of tool names, or "*"): as for servers.
 //
+// # Search keys
+//
+// Top-level "search" tunes tool search (searchTools, `mcpfleet search`).
+//
+//   - synonyms (map of phrase to words): extends the built-in ops lexicon.
+//     When a request says the phrase (one or more words, matched in order
+//     after stemming), tools may match the words, weighed below the
+//     request's own: {"blast radius": "dependencies"}. For the vocabulary
+//     of a fleet's users that no tool uses; a phrasing of one tool belongs
+//     in that kind's aliases. An empty phrase or expansion is a problem.
+//   - lexicon (bool, default true): false turns the built-in lexicon off
+//     (synonyms still apply), for fleets whose words it would mislead.
+//
 // # Reliability keys
 //
 // Each maps to the multiplexer Option of the same meaning. An Option

@@ -38,6 +38,14 @@ func (f *Fleet) Validate(transformers []string) error {
 	if len(f.Servers) == 0 {
 		add(Problem{Field: "servers", Want: "at least one server"})
 	}
+	for _, phrase := range sortedKeys(f.Search.Synonyms) {
+		switch {
+		case strings.TrimSpace(phrase) == "":
+			add(Problem{Server: "search.synonyms", Field: "key", Value: phrase, Want: "a phrase of one or more words"})
+		case strings.TrimSpace(f.Search.Synonyms[phrase]) == "":
+			add(Problem{Server: "search.synonyms", Field: phrase, Want: "the words tools use for it, e.g. \"dependencies\""})
+		}
+	}
 
 	firstIndex := map[string]int{}
 	kinds := map[string]bool{}

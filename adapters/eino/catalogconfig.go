@@ -5,14 +5,16 @@ import (
 	"github.com/mcpfleet/mcpfleet/config"
 )
 
-// CatalogConfig converts the fleet file's kind_settings and per-server
-// core_tools into a catalog.Config. It lives here, not in catalog, because
+// CatalogConfig converts the fleet file's kind_settings, per-server
+// core_tools and search settings into a catalog.Config. It lives here, not in catalog, because
 // catalog must not import config (it is a pure library over kindgroups).
 func CatalogConfig(f *config.Fleet) catalog.Config {
 	var c catalog.Config
 	if f == nil {
 		return c
 	}
+	c.Synonyms = f.Search.Synonyms
+	c.NoLexicon = f.Search.Lexicon != nil && !*f.Search.Lexicon
 	for kind, ks := range f.KindSettings {
 		if c.Kinds == nil {
 			c.Kinds = map[string]catalog.KindConfig{}

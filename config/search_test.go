@@ -1,0 +1,47 @@
+package config_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpfleet/mcpfleet/config"
+)
+
+func TestSearchSettings(t *testing.T) {
+	const head = "servers:\n  - name: a\n    command: /bin/true\n"
+	f := false
+	tests := []struct {
+		name    string
+		yaml    string
+		want    config.Search
+		wantErr string
+	}{
+		{"absent", head, config.Search{}, ""},
+		{"synonyms", head + "search:\n  synonyms:\n    blast radius: dependencies\n",
+			config.Search{Synonyms: map[string]string{"blast radius": "dependencies"}}, ""},
+		{"lexicon off", head + "search:\n  lexicon: false\n", config.Search{Lexicon: &f}, ""},
+		{"empty expansion", head + "search:\n  synonyms:\n    blast radius: \"\"\n", config.Search{},
+			`search.synonyms: blast radius: want the words tools use for it`},
+		{"unknown key", head + "search:\n  synonym: {}\n", config.Search{},
+			`did you mean "synonyms"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fl, err := config.LoadBytes([]byte(tc.yaml), "yaml", "")
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, fl.Search); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
