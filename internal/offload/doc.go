@@ -4,5 +4,7 @@
 //
 // The multiplexer declares the ResultStore interface it consumes; Memory is
 // its default implementation. Line reading and grepping live here too, so
-// that any store which can return the full text gets them for free.
+// that any store which can return the full text gets them for free, and so
+// does JSONSize, which sizes a structuredContent for the offload decision
+// without encoding it.
 package offload
