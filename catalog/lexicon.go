@@ -63,6 +63,8 @@ var lexicon = []lexiconEntry{
 	{[]string{"oom", "oomkilled", "out of memory"}, "memory"},
 	{[]string{"crashloop", "crashlooping", "crashloopbackoff", "crash loop", "crashing", "keeps restarting"}, "logs events"},
 	{[]string{"pending", "unschedulable", "not ready", "notready", "stuck"}, "events status"},
+	{[]string{"flapping", "going on", "what's up with"}, "events status"},
+	{[]string{"tail", "tailing"}, "logs"},
 	{[]string{"kubelet", "worker node", "host"}, "node"},
 	{[]string{"yaml", "manifest", "spec", "describe", "definition", "full object"}, "get resource"},
 	{[]string{"configmap", "configmaps", "secret", "secrets", "statefulset", "statefulsets", "daemonset", "daemonsets", "cronjob", "cronjobs", "ingress", "ingresses", "hpa", "pvc", "replicaset", "replicasets", "deployment", "deployments", "crd"}, "resource"},
@@ -79,6 +81,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"approved", "approval", "approvals", "approvers", "approver", "signed off", "sign off"}, "approval"},
 	{[]string{"diff", "what changed", "delta", "compare"}, "diff changes"},
 	{[]string{"hotfix", "feature branch", "release branch"}, "branch"},
+	{[]string{"lock down", "force push", "nobody can push"}, "protect"},
 	{[]string{"landed", "went in", "went into", "got merged", "shipped", "sha"}, "commits"},
 	{[]string{"blame", "who touched", "who wrote", "last touched"}, "blame"},
 	{[]string{"ci", "build", "builds", "red build", "failing build"}, "pipeline"},
@@ -97,10 +100,13 @@ var lexicon = []lexiconEntry{
 	{[]string{"plot", "chart it", "graph it", "resolution"}, "range"},
 	{[]string{"no data", "itself", "hangs", "hanging", "unresponsive", "is it up"}, "health check"},
 	{[]string{"cardinality", "time series"}, "series"},
+	{[]string{"measure", "measures", "what does it track"}, "metadata help"},
+	{[]string{"window", "time window", "that window"}, "range"},
 	{[]string{"firing", "fired"}, "alerts"},
 
 	// Logs and search clusters.
 	{[]string{"unassigned", "shard allocation"}, "shards"},
+	{[]string{"watermark", "disk usage of", "taking up", "store size", "biggest indices"}, "index size"},
 	{[]string{"how many", "number of", "tally"}, "count"},
 	{[]string{"healthy", "ok", "red", "yellow", "green", "degraded", "dropping out"}, "health status"},
 	{[]string{"blew up", "failed", "failing", "broke"}, "errors"},
@@ -109,6 +115,9 @@ var lexicon = []lexiconEntry{
 
 	// Tickets.
 	{[]string{"hand over", "hand it over", "i'm on it", "owned by", "unowned"}, "assign assignee"},
+	{[]string{"hand", "handover", "hand off"}, "assign"},
+	{[]string{"timeline", "when it was created", "time to resolve", "time-to-resolve"}, "dates"},
+	{[]string{"hour against", "hours against", "h against", "minutes against"}, "worklog"},
 	{[]string{"flip", "set to", "to in progress", "to done"}, "transition"},
 	{[]string{"drop a note", "add a note", "post a note", "update the ticket"}, "comment"},
 	{[]string{"assignee", "take it", "give it to", "reassign", "to me"}, "assign"},
@@ -126,6 +135,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"part of", "section of", "heading"}, "section"},
 	{[]string{"children", "subpages", "sub pages", "child pages", "nested", "hierarchy", "pages under"}, "children tree"},
 	{[]string{"edited", "who edited", "revisions", "revision", "versions", "since last week", "since yesterday"}, "history version"},
+	{[]string{"versions back", "looked like", "older version", "previous version", "old version"}, "history version"},
 
 	// Traces.
 	{[]string{"slow", "slower", "slowest", "bottleneck", "taking long", "where is time spent", "where the time goes"}, "critical path duration"},
@@ -141,6 +151,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"panel", "panels"}, "dashboard"},
 	{[]string{"mute", "snooze"}, "silence"},
 	{[]string{"annotate", "deploy marker"}, "annotation"},
+	{[]string{"marker", "markers"}, "annotation"},
 	{[]string{"outage", "sev1", "sev2", "major incident"}, "incident"},
 	{[]string{"flame graph", "flamegraph", "profiling"}, "profile"},
 	{[]string{"new errors", "anomalies", "anomaly"}, "patterns"},
@@ -153,6 +164,8 @@ var lexicon = []lexiconEntry{
 	{[]string{"user group", "usergroup", "add me to", "put me in"}, "usergroups"},
 	{[]string{"handle", "username", "user id"}, "user"},
 	{[]string{"dm", "direct message"}, "conversations message"},
+	{[]string{"missed", "i missed", "unread", "catch up"}, "unreads history"},
+	{[]string{"posted", "someone posted", "where someone"}, "search messages"},
 	{[]string{"ping", "announce", "post in", "post to"}, "post message"},
 }
 
