@@ -63,7 +63,7 @@
 // "dependency" meet "approve", "deploy" and "depends".
 //
 // Requests rarely say the API's words, so an ops lexicon bridges them:
-// about seventy entries of generic incident-ops vocabulary ("pager" may
+// about a hundred entries of generic incident-ops vocabulary ("pager" may
 // match "oncall", "bump … instances" "scale replicas", "request rate" and
 // "p99" "promql metrics", "who approved" "approval"; an issue key such as
 // OPS-88 "issue key"; a "#channel" "conversations channel"). A trigger is
@@ -76,7 +76,8 @@
 // drops the built-in ones. Phrasings specific to one fleet belong in
 // KindConfig.Aliases.
 //
-// A document's score is scaled by the share of query words it matches,
+// A document's score is scaled by the square root of the share of query
+// words it matches (chatty requests carry many words no tool says),
 // and an alias found as written in the query (stemmed, articles skipped:
 // "kill pod" matches "kill the pod", not "the pod keeps getting OOM
 // killed") adds a bonus: an operator wrote that phrase down for that tool.
