@@ -24,8 +24,9 @@ func FuzzGenerateLine(f *testing.F) {
 }
 
 func FuzzSearchAndLoad(f *testing.F) {
-	c := codeCatalog(catalog.Config{})
-	for _, s := range []string{"find_symbol", "code.find_symbol", "lsp.", ".", "restart pods", "ÄÖÜ_x-y", "a.b.c"} {
+	c := codeCatalog(catalog.Config{Synonyms: map[string]string{"jump there": "symbol", "x": "pod logs"}})
+	for _, s := range []string{"find_symbol", "code.find_symbol", "lsp.", ".", "restart pods", "ÄÖÜ_x-y", "a.b.c",
+		"!1", "#", "@a", "OPS-1", "A-", "-1", "bounce it", "jump there", "open a", "drop a"} {
 		f.Add(s, 3)
 	}
 	f.Fuzz(func(t *testing.T, q string, k int) {
