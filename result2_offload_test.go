@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/internal/offload"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
@@ -277,5 +278,57 @@ func TestOffloadTextTokens(t *testing.T) {
 	}
 	if want := fmt.Sprintf("(%d tokens, %d bytes, 1 lines)", res.Offload.Tokens, len(text)); !strings.Contains(res.Text(), want) {
 		t.Errorf("preview lacks %q:\n%.300s", want, res.Text())
+	}
+}
+
+// BenchmarkOffloadMeasure: what deciding on offload costs a call whose
+// structuredContent is a real tool list (the kubernetes fixture's first n
+// tools), against the same call with offloading off. "walk" stays under
+// the threshold in bytes, so it is decided by offload.JSONSize alone;
+// "count" falls between the threshold and 12 bytes per token, so it is
+// encoded and tokenized, and stays whole.
+func BenchmarkOffloadMeasure(b *testing.B) {
+	tools := fixtures.MustLoad(b, "kubernetes").Tools
+	for _, v := range []struct {
+		name  string
+		tools int
+		limit int
+	}{{"walk", 3, 8000}, {"count", len(tools), 8000}} {
+		raw, err := json.Marshal(map[string]any{"tools": tools[:v.tools]})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var sc any
+		if err := json.Unmarshal(raw, &sc); err != nil {
+			b.Fatal(err)
+		}
+		srv := server.NewMCPServer("list", "1", server.WithToolCapabilities(false))
+		ro := false
+		srv.AddTool(mcp.Tool{Name: "list", Description: "List tools.",
+			Annotations:    mcp.ToolAnnotation{ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: &ro},
+			RawInputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("ok")}, StructuredContent: sc}, nil
+			})
+		cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{"kubernetes": {OffloadTokens: v.limit}}}
+		for _, mode := range []struct {
+			name string
+			opts []mcpfleet.Option
+		}{{"on", nil}, {"off", []mcpfleet.Option{mcpfleet.WithoutOffload()}}} {
+			b.Run(fmt.Sprintf("%s-%dB/%s", v.name, len(raw), mode.name), func(b *testing.B) {
+				mx, err := mcpfleet.New(b.Context(), cfg, append(mode.opts, mcpfleet.WithHealthInterval(-1), mcpfleet.WithInProcess("k8s-1", "kubernetes", srv))...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer mx.Close()
+				b.ReportAllocs()
+				for b.Loop() {
+					res, err := mx.CallTool(b.Context(), "k8s-1", "list", json.RawMessage(`{}`))
+					if err != nil || res.Offload != nil {
+						b.Fatalf("offloaded %+v, err %v", res.Offload, err)
+					}
+				}
+			})
+		}
 	}
 }
