@@ -15,10 +15,11 @@ import (
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
 
-// ResultStore keeps offloaded results. The Mux stores a result's full text
-// when it is over the kind's offload_tokens and gives the model a handle;
-// ReadResult and GrepResult read it back. Implementations must be safe for
-// concurrent use; Get of an unknown or expired handle returns an error
+// ResultStore keeps offloaded results. The Mux stores all a model would
+// read of a result (its text, embedded text resources and
+// structuredContent) when that is over the kind's offload_tokens, and
+// gives the model a handle; ReadResult and GrepResult read it back.
+// Implementations must be safe for concurrent use; Get of an unknown or expired handle returns an error
 // matching ErrResultNotFound. Get must return the Owner that Put was given:
 // the Mux refuses a result whose Owner is not the reader's caller (see
 // WithCaller), so a store that loses it makes its results readable only by
@@ -34,7 +35,9 @@ type StoredResult struct {
 	Tool   string
 	// Owner is the caller the result was produced for (CallerFrom of the
 	// call's ctx); "" for anonymous callers.
-	Owner  string
+	Owner string
+	// Text is the text blocks, then each embedded text resource and the
+	// structuredContent (indented JSON) under a header line of its own.
 	Text   string
 	Stored time.Time
 }
