@@ -129,6 +129,10 @@ func requestIntent(query string) intent {
 		in |= requestVerbs[w]
 		// "open a ticket" makes one; "open the page" reads it. Same for
 		// "file a bug" against "the file".
+		// "kick the pod" restarts it; "kick off a pipeline" starts one.
+		if w == "kick" && (i+1 >= len(ws) || ws[i+1] != "off") {
+			in = in&^intentCreate | intentDelete
+		}
 		if (w == "open" || w == "file" || w == "log" || w == "drop") && i+1 < len(ws) {
 			switch ws[i+1] {
 			case "a", "an", "new":

@@ -24,6 +24,7 @@ func TestRequestIntent(t *testing.T) {
 		{"drop the old index", intentDelete},
 		{"ship !4102 to main", intentUpdate},
 		{"kick off the nightly pipeline", intentCreate},
+		{"kick the stuck pod", intentDelete},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {

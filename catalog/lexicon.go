@@ -50,14 +50,14 @@ var lexicon = []lexiconEntry{
 	{[]string{"kubectl", "cluster"}, "kubernetes"},
 
 	// Questions of existence ask for a list.
-	{[]string{"exist", "exists", "do we have", "are there", "available"}, "list"},
+	{[]string{"exist", "exists", "do we have", "are there", "available", "everything in", "everything running"}, "list"},
 
 	// Kubernetes workloads.
 	{[]string{"shell", "ssh", "exec into", "get into", "get me in", "console", "run a command", "run command", "attach"}, "exec command"},
 	{[]string{"spin up", "throwaway", "one-off", "debug container", "debug pod"}, "run pod"},
 	{[]string{"journal", "journalctl", "syslog", "printed", "what did it print", "stdout", "output of"}, "logs"},
 	{[]string{"image tag", "which image", "what image", "running version"}, "get resource"},
-	{[]string{"restart", "bounce", "recycle", "kill", "evict"}, "delete"},
+	{[]string{"restart", "bounce", "recycle", "kill", "evict", "kick"}, "delete"},
 	{[]string{"bump", "resize", "scale out", "scale up", "scale down", "instances", "replicas", "replica", "more pods", "fewer pods", "horizontally"}, "scale replicas"},
 	{[]string{"hog", "hogging", "consumption", "utilization", "utilisation", "resource usage", "how much memory", "how much cpu"}, "usage consumption"},
 	{[]string{"oom", "oomkilled", "out of memory"}, "memory"},
@@ -66,12 +66,12 @@ var lexicon = []lexiconEntry{
 	{[]string{"flapping", "going on", "what's up with"}, "events status"},
 	{[]string{"tail", "tailing"}, "logs"},
 	{[]string{"kubelet", "worker node", "host"}, "node"},
-	{[]string{"yaml", "manifest", "spec", "describe", "definition", "full object"}, "get resource"},
+	{[]string{"yaml", "manifest", "spec", "describe", "definition", "full object", "dump"}, "get resource"},
 	{[]string{"configmap", "configmaps", "secret", "secrets", "statefulset", "statefulsets", "daemonset", "daemonsets", "cronjob", "cronjobs", "ingress", "ingresses", "hpa", "pvc", "replicaset", "replicasets", "deployment", "deployments", "crd"}, "resource"},
 	{[]string{"rolled out", "roll out", "rollout", "rolling out"}, "resource status"},
 	{[]string{"kubeconfig", "which cluster"}, "configuration context"},
 	{[]string{"warnings", "what happened", "complaining", "backoff", "backoffs", "failed scheduling", "failedscheduling"}, "events"},
-	{[]string{"apply", "apply it", "memory limit", "cpu limit", "limits"}, "update resource"},
+	{[]string{"apply", "apply it", "memory limit", "cpu limit", "limits", "push manifest", "push it"}, "update resource"},
 	{[]string{"chart", "charts", "helm release"}, "helm"},
 
 	// Code hosting.
@@ -81,6 +81,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"approved", "approval", "approvals", "approvers", "approver", "signed off", "sign off"}, "approval"},
 	{[]string{"diff", "what changed", "delta", "compare"}, "diff changes"},
 	{[]string{"hotfix", "feature branch", "release branch"}, "branch"},
+	{[]string{"raise mr", "open mr", "raise merge request", "open merge request"}, "create merge request"},
 	{[]string{"lock down", "force push", "nobody can push"}, "protect"},
 	{[]string{"landed", "went in", "went into", "got merged", "shipped", "sha"}, "commits"},
 	{[]string{"blame", "who touched", "who wrote", "last touched"}, "blame"},
@@ -100,6 +101,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"plot", "chart it", "graph it", "resolution"}, "range"},
 	{[]string{"no data", "itself", "hangs", "hanging", "unresponsive", "is it up"}, "health check"},
 	{[]string{"cardinality", "time series"}, "series"},
+	{[]string{"export", "exported", "exporting", "instrumented with"}, "metrics"},
 	{[]string{"measure", "measures", "what does it track"}, "metadata help"},
 	{[]string{"window", "time window", "that window"}, "range"},
 	{[]string{"firing", "fired"}, "alerts"},
@@ -114,7 +116,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"field types", "index schema", "keyword or text", "text field", "keyword field", "fields does"}, "mapping fields"},
 
 	// Tickets.
-	{[]string{"hand over", "hand it over", "i'm on it", "owned by", "unowned"}, "assign assignee"},
+	{[]string{"hand over", "hand it over", "owned by", "unowned"}, "assign assignee"},
 	{[]string{"hand", "handover", "hand off"}, "assign"},
 	{[]string{"timeline", "when it was created", "time to resolve", "time-to-resolve"}, "dates"},
 	{[]string{"hour against", "hours against", "h against", "minutes against"}, "worklog"},
@@ -127,10 +129,11 @@ var lexicon = []lexiconEntry{
 	{[]string{"who is watching", "who's watching", "subscribers", "cc"}, "watchers"},
 	{[]string{"log time", "time spent", "hours spent", "hours of work", "timesheet"}, "worklog"},
 	{[]string{"relates to", "blocks", "blocked by", "linked"}, "link"},
+	{[]string{"tied to", "linked to", "related commits"}, "development"},
 	{[]string{"bug", "story", "incident ticket"}, "issue"},
 
 	// Docs.
-	{[]string{"runbook", "runbooks", "playbook", "playbooks", "handbook", "guide", "docs", "documentation", "howto", "how-to", "sop", "knowledge base", "kb", "article", "postmortem", "post-mortem", "rca", "retro"}, "page"},
+	{[]string{"runbook", "runbooks", "playbook", "playbooks", "handbook", "guide", "documentation", "howto", "how-to", "sop", "knowledge base", "kb", "article", "postmortem", "post-mortem", "rca", "retro"}, "page"},
 	{[]string{"where's the", "where is the", "is there a"}, "search"},
 	{[]string{"part of", "section of", "heading"}, "section"},
 	{[]string{"children", "subpages", "sub pages", "child pages", "nested", "hierarchy", "pages under"}, "children tree"},
@@ -141,7 +144,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"slow", "slower", "slowest", "bottleneck", "taking long", "where is time spent", "where the time goes"}, "critical path duration"},
 	{[]string{"depend", "depends", "dependency", "upstream", "downstream", "calls into", "callers", "callees", "service map", "blast radius"}, "dependencies"},
 	{[]string{"instrumented", "reporting traces", "sending traces", "show up in"}, "services"},
-	{[]string{"where did the time go", "end to end", "critical path"}, "critical path"},
+	{[]string{"where did the time go", "end to end", "critical path", "which hop", "slowest hop"}, "critical path"},
 	{[]string{"took over", "longer than", "slower than"}, "duration"},
 	{[]string{"trace id"}, "trace"},
 
@@ -154,7 +157,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"marker", "markers"}, "annotation"},
 	{[]string{"outage", "sev1", "sev2", "major incident"}, "incident"},
 	{[]string{"flame graph", "flamegraph", "profiling"}, "profile"},
-	{[]string{"new errors", "anomalies", "anomaly"}, "patterns"},
+	{[]string{"new errors", "anomalies", "anomaly", "noisy", "more errors than", "normal day", "baseline"}, "patterns"},
 
 	// Chat.
 	{[]string{"chat", "saying", "being said", "said in", "chatter", "discussion in"}, "conversations messages"},
