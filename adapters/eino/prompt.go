@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"regexp/syntax"
 	"strings"
 
@@ -59,15 +58,15 @@ func errorText(server, tool, msg string) string {
 }
 
 // badPatternText renders a grepResult pattern the root refused. Its error
-// reads "bad grep pattern: bad pattern "p": error parsing regexp: missing
-// closing ): `p`. <advice>", which says "bad pattern" twice and the
-// pattern twice; recompiling p gives the regexp error's fields, so the
-// model reads "bad pattern "p": missing closing ). <advice>". The
-// offending part is kept when it is only part of the pattern.
+// reads "mcpfleet: bad grep pattern "p": error parsing regexp: missing
+// closing ): `p`. <advice>", which names the package and the pattern
+// twice; the wrapped regexp error's fields let the model read "bad
+// pattern "p": missing closing ). <advice>". The offending part is kept
+// when it is only part of the pattern.
 func badPatternText(pattern string, err error) string {
-	msg := strings.TrimPrefix(err.Error(), mcpfleet.ErrBadPattern.Error()+": ")
+	msg := strings.Replace(err.Error(), mcpfleet.ErrBadPattern.Error(), "bad pattern", 1)
 	var se *syntax.Error
-	if _, cerr := regexp.Compile(pattern); errors.As(cerr, &se) {
+	if errors.As(err, &se) {
 		short := string(se.Code)
 		if se.Expr != pattern {
 			short += ": `" + se.Expr + "`"
