@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -18,8 +19,29 @@ import (
 // compared case-insensitively after trimming.
 var placeholders = []string{"", "undefined", "null", "none", "<none>", "<unknown>", "nil", "n/a"}
 
+// maxPlaceholderLen is the longest entry of placeholders, in bytes.
+const maxPlaceholderLen = len("<unknown>")
+
 func isPlaceholder(s string) bool {
-	return slices.Contains(placeholders, strings.ToLower(strings.TrimSpace(s)))
+	t := strings.TrimSpace(s)
+	for i := 0; i < len(t); i++ {
+		if t[i] >= utf8.RuneSelf {
+			// Lowering may turn non-ASCII into ASCII (U+0130 to "i",
+			// the Kelvin sign to "k"): compare exactly as documented.
+			return slices.Contains(placeholders, strings.ToLower(t))
+		}
+	}
+	// ASCII: no allocation, and nothing longer can match. EqualFold on
+	// ASCII is ToLower's comparison.
+	if len(t) > maxPlaceholderLen {
+		return false
+	}
+	for _, p := range placeholders {
+		if strings.EqualFold(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // rejectPlaceholders walks args with the schema. Placeholder strings are
@@ -27,6 +49,12 @@ func isPlaceholder(s string) bool {
 // absent; on a required one it is a problem. It returns the args with the
 // dropped keys removed (copied only where something was dropped).
 func rejectPlaceholders(schema map[string]any, args map[string]any) (map[string]any, []Problem) {
+	// Nearly every call has nothing to report: a walk that allocates
+	// nothing says so, and only the rest pay for sorted keys, pointers and
+	// required sets.
+	if !hasPlaceholderWork(args) {
+		return args, nil
+	}
 	var problems []Problem
 	out := walkPlaceholders(schema, args, "", &problems)
 	return out.(map[string]any), problems
@@ -77,6 +105,29 @@ func walkPlaceholders(schema map[string]any, v any, path string, problems *[]Pro
 		return x
 	}
 	return v
+}
+
+// hasPlaceholderWork reports whether walkPlaceholders would find anything
+// in v: a placeholder string at any depth, or a JSON null property, which it
+// either drops or reports.
+func hasPlaceholderWork(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return isPlaceholder(x)
+	case []any:
+		for _, e := range x {
+			if hasPlaceholderWork(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if e == nil || hasPlaceholderWork(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func describeWant(schema map[string]any) string {

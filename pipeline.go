@@ -246,18 +246,18 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 		sc.brk.done(false, time.Now())
 		return nil, serverDown(c.Server, c.Tool, state, lastErr)
 	}
-	base := ctx
-	if sc.spec.Transport == "inprocess" {
-		base = noValues{ctx}
-	}
-	cctx, cancel := context.WithTimeout(base, sc.callTimeout())
+	cctx, cancel := context.WithTimeout(ctx, sc.callTimeout())
 	defer cancel()
+	var upctx context.Context = cctx
+	if sc.spec.Transport == "inprocess" {
+		upctx = noValues{cctx}
+	}
 	req := mcp.CallToolRequest{}
 	req.Params.Name = c.Tool
 	req.Params.Arguments = c.Args
 	// On ctx's end mcp-go sends notifications/cancelled, so the server can
 	// stop the work too.
-	out, err := cl.CallTool(cctx, req)
+	out, err := cl.CallTool(upctx, req)
 	if err != nil {
 		if cctx.Err() != nil {
 			// Only our own timeout says the server is failing; the
@@ -283,9 +283,23 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 // values. An in-process mcp-go server reads per-request state (the HTTP
 // headers, the client session) from ctx values; a call relayed from an outer
 // MCP server, such as mcpfleet serve, must not hand it the outer request's.
+//
+// It wraps the call's own timeout context, never the caller's: the context
+// package finds a parent's cancellation through Value, so each context
+// derived from a wrapper that hides every value (mcp-go derives one per
+// request) starts a goroutine to watch Done, which cost more than all of the
+// gates together. Value therefore answers the one lookup whose answer is a
+// context sharing the wrapped context's Done channel, the context package's
+// own, and nothing else: no value the caller stored can be such a context,
+// since the wrapped one was made after it.
 type noValues struct{ context.Context }
 
-func (noValues) Value(any) any { return nil }
+func (n noValues) Value(key any) any {
+	if c, ok := n.Context.Value(key).(context.Context); ok && c.Done() == n.Context.Done() {
+		return c
+	}
+	return nil
+}
 
 // isTransportFailure tells a dead connection from a JSON-RPC error answer:
 // only the former makes a server down. mcp-go wraps every transport-level
