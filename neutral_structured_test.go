@@ -209,7 +209,9 @@ func BenchmarkNeutralizeStructured(b *testing.B) {
 		opts []mcpfleet.Option
 	}{{"on", nil}, {"off", []mcpfleet.Option{mcpfleet.WithoutNeutralize()}}} {
 		b.Run(v.name, func(b *testing.B) {
-			mx, err := mcpfleet.New(b.Context(), &config.Fleet{}, append(v.opts, mcpfleet.WithHealthInterval(-1), mcpfleet.WithInProcess("gh-1", "github", srv))...)
+			// Offload off: the ~95 kB result is over the default threshold
+			// now that structuredContent counts, and this measures defusal.
+			mx, err := mcpfleet.New(b.Context(), &config.Fleet{}, append(v.opts, mcpfleet.WithoutOffload(), mcpfleet.WithHealthInterval(-1), mcpfleet.WithInProcess("gh-1", "github", srv))...)
 			if err != nil {
 				b.Fatal(err)
 			}
