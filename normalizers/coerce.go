@@ -25,7 +25,7 @@ var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9
 // Integers become int64 (exact beyond 2^53); other numbers float64.
 func coerceTypes(ctx context.Context, call Call) (map[string]any, error) {
 	var w walker
-	w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any, path string) (any, action, error) {
+	w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any) (any, action, error) {
 		t := w.s.types(node)
 		if len(t) == 0 || v == nil || allows(t, v) {
 			return nil, keep, nil

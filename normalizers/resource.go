@@ -92,7 +92,7 @@ func singularResourceType(table map[string]string) Transformer {
 	}
 	return func(ctx context.Context, call Call) (map[string]any, error) {
 		var w walker
-		w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any, path string) (any, action, error) {
+		w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any) (any, action, error) {
 			s, ok := v.(string)
 			if !ok || !isResourceField(key) || !w.s.types(node)["string"] {
 				return nil, keep, nil

@@ -15,7 +15,7 @@ func joinArrays(ctx context.Context, call Call) (map[string]any, error) {
 		sep = " "
 	}
 	var w walker
-	w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any, path string) (any, action, error) {
+	w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any) (any, action, error) {
 		arr, ok := v.([]any)
 		if !ok {
 			return nil, keep, nil
@@ -49,7 +49,7 @@ var defaultSplit = regexp.MustCompile(`[,\s]+`)
 // the placeholder check instead of becoming an empty array.
 func splitStrings(ctx context.Context, call Call) (map[string]any, error) {
 	var w walker
-	w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any, path string) (any, action, error) {
+	w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any) (any, action, error) {
 		s, ok := v.(string)
 		if !ok {
 			return nil, keep, nil

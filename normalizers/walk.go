@@ -13,8 +13,10 @@ import (
 type levelFunc func(node, obj map[string]any, path string) (out map[string]any, changed bool, err error)
 
 // valueFunc rewrites one value whose schema node is known (never nil). key
-// is the property name, "" for array elements. It never writes into v.
-type valueFunc func(node map[string]any, key string, v any, path string) (out any, act action, err error)
+// is the property name, "" for array elements. It never writes into v. It
+// gets no path: none of the value rewrites can fail, and building a path
+// for every leaf cost an allocation per argument.
+type valueFunc func(node map[string]any, key string, v any) (out any, act action, err error)
 
 type action int
 
@@ -70,7 +72,7 @@ func (w walker) object(node, obj map[string]any, path string, depth int) (map[st
 				continue // undeclared: we know nothing, so we change nothing
 			}
 		}
-		nv, ch, del, err := w.walkValue(child, k, v, path+"/"+escape(k), depth+1)
+		nv, ch, del, err := w.walkValue(child, k, v, at{parent: path, key: k}, depth+1)
 		if err != nil {
 			return nil, false, err
 		}
@@ -89,12 +91,28 @@ func (w walker) object(node, obj map[string]any, path string, depth int) (map[st
 	return res, changed, nil
 }
 
-func (w walker) walkValue(node map[string]any, key string, v any, path string, depth int) (out any, changed, deleted bool, err error) {
+// at is a value's JSON pointer, kept as its parent's pointer and its own
+// token until something needs the string: only containers do.
+type at struct {
+	parent string
+	key    string
+	index  int
+	elem   bool // an array element: index, not key
+}
+
+func (a at) String() string {
+	if a.elem {
+		return a.parent + "/" + strconv.Itoa(a.index)
+	}
+	return a.parent + "/" + escape(a.key)
+}
+
+func (w walker) walkValue(node map[string]any, key string, v any, pos at, depth int) (out any, changed, deleted bool, err error) {
 	if depth > maxDepth {
 		return v, false, false, nil
 	}
 	if node != nil && w.value != nil {
-		nv, act, err := w.value(node, key, v, path)
+		nv, act, err := w.value(node, key, v)
 		if err != nil {
 			return nil, false, false, err
 		}
@@ -109,7 +127,7 @@ func (w walker) walkValue(node map[string]any, key string, v any, path string, d
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		m, ch, err := w.object(node, x, path, depth)
+		m, ch, err := w.object(node, x, pos.String(), depth)
 		if err != nil {
 			return nil, false, false, err
 		}
@@ -124,8 +142,9 @@ func (w walker) walkValue(node map[string]any, key string, v any, path string, d
 			}
 		}
 		var res []any
+		path := pos.String()
 		for i, e := range x {
-			ne, ch, _, err := w.walkValue(item, "", e, path+"/"+strconv.Itoa(i), depth+1)
+			ne, ch, _, err := w.walkValue(item, "", e, at{parent: path, index: i, elem: true}, depth+1)
 			if err != nil {
 				return nil, false, false, err
 			}
