@@ -114,7 +114,7 @@ func newServerConn(m *Mux, s config.Server) *serverConn {
 	}
 	inflight := s.MaxInFlight
 	if inflight <= 0 {
-		inflight = 16
+		inflight = config.DefaultMaxInFlight
 	}
 	return &serverConn{m: m, name: s.Name, kind: s.KindName(), cfg: s, spec: spec,
 		sem: semaphore.NewWeighted(int64(inflight)), state: StateConnecting, changed: time.Now(),

@@ -18,25 +18,25 @@ const envFleetBin = "MCPFLEET_FLEET_BIN"
 // binary, every stdio server is this same binary re-exec'd with --kind: no
 // extra build, and it starts in milliseconds.
 func loadFleet(path string) (*config.Fleet, error) {
+	env := os.Environ()
 	if os.Getenv(envFleetBin) == "" {
 		exe, err := selfPath()
 		if err != nil {
 			return nil, err
 		}
-		// The process environment is how config.Load expands ${VAR}; this
-		// process is the only reader.
-		if err := os.Setenv(envFleetBin, exe); err != nil {
-			return nil, err
-		}
+		// The file reads the server command from ${MCPFLEET_FLEET_BIN};
+		// it is given to the loader, not set on the process.
+		env = append(env, envFleetBin+"="+exe)
 	}
+	o := config.LoadOptions{Environ: env}
 	if path != "" {
-		return config.Load(path)
+		return config.LoadWith(path, o)
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	return config.LoadBytes(fleetYAML, "yaml", wd)
+	return config.LoadBytesWith(fleetYAML, "yaml", wd, o)
 }
 
 // startFleet connects the fleet. With inprocess, every configured server is
