@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
 
@@ -206,5 +207,39 @@ func TestRunMessagesBadInput(t *testing.T) {
 	}
 	if n := len(m.Calls()); n != 0 {
 		t.Errorf("%d model calls, want none", n)
+	}
+}
+
+// TestLambdaMessages: the compose node continues a conversation given in
+// its input, with the task as the next user message, and leaves the
+// caller's slice alone.
+func TestLambdaMessages(t *testing.T) {
+	mx, _ := newFleet(t, srv{Name: "k8s-1", Kind: "kubernetes", Fixture: "kubernetes"})
+	m := einotest.New(einotest.Answer("still k8s-1"))
+	g := compose.NewGraph[subagent.Input, *subagent.Report]()
+	if err := g.AddLambdaNode("sa", subagent.Lambda(mx, subagent.Config{Servers: []string{"k8s-1"}, Model: m, Mode: "off"})); err != nil {
+		t.Fatal(err)
+	}
+	_ = g.AddEdge(compose.START, "sa")
+	_ = g.AddEdge("sa", compose.END)
+	r, err := g.Compile(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	history := []*schema.Message{schema.UserMessage("Where does payments run?"), schema.AssistantMessage("on k8s-1", nil)}
+	rep, err := r.Invoke(t.Context(), subagent.Input{Task: "Still?", Messages: history})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Answer != "still k8s-1" || rep.Task != "Still?" {
+		t.Errorf("report: answer %q task %q", rep.Answer, rep.Task)
+	}
+	got := m.Calls()[0].Messages[1:] // after the instruction
+	want := append(append([]*schema.Message{}, history...), schema.UserMessage("Still?"))
+	if diff := cmp.Diff(flatten(want), flatten(got)); diff != "" {
+		t.Errorf("model saw (-want +got):\n%s", diff)
+	}
+	if len(history) != 2 {
+		t.Errorf("Lambda changed the caller's history: %d messages", len(history))
 	}
 }
