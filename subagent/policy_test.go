@@ -182,7 +182,7 @@ func TestPolicyAvoidWhen(t *testing.T) {
 		einotest.Calls(
 			einotest.Call(subagent.SearchToolsName, map[string]any{"query": "get one pod by name", "k": 3}),
 			einotest.Call(subagent.SearchToolsName, map[string]any{"query": "get a deployment yaml resource", "k": 3}),
-			einotest.Call(subagent.SearchToolsName, map[string]any{"query": "create a new issue", "k": 5}),
+			einotest.Call(subagent.SearchToolsName, map[string]any{"query": "create a new issue", "k": 10}),
 		),
 		einotest.Calls(einotest.Call(subagent.LoadToolsName, map[string]any{"names": []string{"create_issue"}})),
 		einotest.Answer("done"),
