@@ -73,9 +73,11 @@ func TestThroughMux(t *testing.T) {
 		"mcpfleet.calls server=s1 kind=test tool=fail outcome=tool_error":                        1,
 		"mcpfleet.calls server=ghost kind=test tool=echo outcome=down reason=server_down":        1,
 		"mcpfleet.calls server=s1 kind=test tool=big outcome=ok":                                 1,
-		"mcpfleet.defused server=s1 kind=test tool=echo":                                         3,
-		"mcpfleet.offloaded server=s1 kind=test tool=big":                                        5000,
-		"mcpfleet.offloads server=s1 kind=test tool=big":                                         1,
+		// 3 defusals in the text, 3 more in the structuredContent leaf
+		// the test server's echo repeats the text in.
+		"mcpfleet.defused server=s1 kind=test tool=echo":  6,
+		"mcpfleet.offloaded server=s1 kind=test tool=big": 5000,
+		"mcpfleet.offloads server=s1 kind=test tool=big":  1,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("metrics (-want +got):\n%s", diff)
