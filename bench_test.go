@@ -3,6 +3,7 @@ package mcpfleet_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -19,8 +20,7 @@ import (
 // normalize, placeholder walk, schema validation, hooks) with the same call
 // made by an mcp-go client straight to the same in-process server.
 func BenchmarkCallTool(b *testing.B) {
-	args := map[string]any{"name": "api-7f9c", "namespace": "prod", "tailLines": 100}
-	raw, _ := json.Marshal(args)
+	raw := benchArgs()
 	// direct-listed is direct after one tools/list, as every real client
 	// does: mcp-go then derives Mcp-Param-* headers from the cached schema
 	// on each call, which the Mux, having listed tools, always pays.
@@ -30,37 +30,11 @@ func BenchmarkCallTool(b *testing.B) {
 			name = "direct-listed"
 		}
 		b.Run(name, func(b *testing.B) {
-			c, err := client.NewInProcessClient(testfleet.NewServer("k8s-1", testfleet.Options{}))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer c.Close()
-			if err := c.Start(b.Context()); err != nil {
-				b.Fatal(err)
-			}
-			init := mcp.InitializeRequest{}
-			init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-			if _, err := c.Initialize(b.Context(), init); err != nil {
-				b.Fatal(err)
-			}
-			if listed {
-				if _, err := c.ListTools(b.Context(), mcp.ListToolsRequest{}); err != nil {
-					b.Fatal(err)
-				}
-			}
+			c := benchClient(b, listed)
 			b.ReportAllocs()
 			defer reportCPU(b)()
 			for b.Loop() {
-				req := mcp.CallToolRequest{}
-				req.Params.Name = "pods_log"
-				// Decoding is part of the work either way: the model's
-				// arguments arrive as JSON.
-				var a map[string]any
-				_ = json.Unmarshal(raw, &a)
-				req.Params.Arguments = a
-				if _, err := c.CallTool(b.Context(), req); err != nil {
-					b.Fatal(err)
-				}
+				directCall(b, c, raw)
 			}
 		})
 	}
@@ -74,16 +48,7 @@ func BenchmarkCallTool(b *testing.B) {
 		{"mux-bare", []mcpfleet.Option{mcpfleet.WithoutNeutralize(), mcpfleet.WithoutOffload()}},
 	} {
 		b.Run(v.name, func(b *testing.B) {
-			cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{
-				"kubernetes": {ArgsTransformer: []string{"camelCase", "singularResourceType"}},
-			}}
-			opts := append([]mcpfleet.Option{mcpfleet.WithHealthInterval(-1),
-				mcpfleet.WithInProcess("k8s-1", "kubernetes", testfleet.NewServer("k8s-1", testfleet.Options{}))}, v.opts...)
-			mx, err := mcpfleet.New(b.Context(), cfg, opts...)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer mx.Close()
+			mx := benchMux(b, v.opts...)
 			b.ReportAllocs()
 			defer reportCPU(b)()
 			for b.Loop() {
@@ -93,6 +58,113 @@ func BenchmarkCallTool(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCallToolPaired makes, in each iteration, one call each through
+// direct, direct-listed, mux and mux-bare (in rotating order) and reports
+// the median time of each and the ratios of the medians. On a machine
+// shared with other work, separate benchmark runs see different neighbours
+// and their ratios swing by ±30%; calls interleaved microseconds apart see
+// the same ones, and medians ignore the calls a neighbour preempted.
+func BenchmarkCallToolPaired(b *testing.B) {
+	raw := benchArgs()
+	direct, listed := benchClient(b, false), benchClient(b, true)
+	mx, bare := benchMux(b), benchMux(b, mcpfleet.WithoutNeutralize(), mcpfleet.WithoutOffload())
+	viaMux := func(mx *mcpfleet.Mux) func() {
+		return func() {
+			if _, err := mx.CallTool(b.Context(), "k8s-1", "pods_log", raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	calls := []func(){
+		func() { directCall(b, direct, raw) },
+		func() { directCall(b, listed, raw) },
+		viaMux(mx),
+		viaMux(bare),
+	}
+	times := make([][]time.Duration, len(calls))
+	i := 0
+	for b.Loop() {
+		for k := range calls {
+			j := (i + k) % len(calls)
+			start := time.Now()
+			calls[j]()
+			times[j] = append(times[j], time.Since(start))
+		}
+		i++
+	}
+	med := make([]float64, len(calls))
+	for j := range times {
+		slices.Sort(times[j])
+		med[j] = float64(times[j][len(times[j])/2].Nanoseconds())
+	}
+	b.ReportMetric(med[0], "direct-ns/call")
+	b.ReportMetric(med[1], "direct-listed-ns/call")
+	b.ReportMetric(med[2], "mux-ns/call")
+	b.ReportMetric(med[3], "mux-bare-ns/call")
+	b.ReportMetric(med[2]/med[1], "mux/direct-listed")
+	b.ReportMetric(med[2]/med[0], "mux/direct")
+	b.ReportMetric(med[3]/med[1], "mux-bare/direct-listed")
+}
+
+// benchArgs are the pods_log arguments every CallTool benchmark sends.
+func benchArgs() json.RawMessage {
+	raw, _ := json.Marshal(map[string]any{"name": "api-7f9c", "namespace": "prod", "tailLines": 100})
+	return raw
+}
+
+// benchClient is an mcp-go client of an in-process k8s-1, after one
+// tools/list if listed.
+func benchClient(b *testing.B, listed bool) *client.Client {
+	c, err := client.NewInProcessClient(testfleet.NewServer("k8s-1", testfleet.Options{}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	if err := c.Start(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
+	if _, err := c.Initialize(b.Context(), init); err != nil {
+		b.Fatal(err)
+	}
+	if listed {
+		if _, err := c.ListTools(b.Context(), mcp.ListToolsRequest{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return c
+}
+
+func directCall(b *testing.B, c *client.Client, raw json.RawMessage) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "pods_log"
+	// Decoding is part of the work either way: the model's arguments
+	// arrive as JSON.
+	var a map[string]any
+	_ = json.Unmarshal(raw, &a)
+	req.Params.Arguments = a
+	if _, err := c.CallTool(b.Context(), req); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// benchMux is a Mux over an in-process k8s-1 with the kubernetes kind's
+// usual transformers.
+func benchMux(b *testing.B, opts ...mcpfleet.Option) *mcpfleet.Mux {
+	cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{
+		"kubernetes": {ArgsTransformer: []string{"camelCase", "singularResourceType"}},
+	}}
+	opts = append([]mcpfleet.Option{mcpfleet.WithHealthInterval(-1),
+		mcpfleet.WithInProcess("k8s-1", "kubernetes", testfleet.NewServer("k8s-1", testfleet.Options{}))}, opts...)
+	mx, err := mcpfleet.New(b.Context(), cfg, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { mx.Close() })
+	return mx
 }
 
 // BenchmarkOffload50MB returns a 50 MB result: direct is an mcp-go client

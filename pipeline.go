@@ -291,10 +291,15 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 // gates together. Value therefore answers the one lookup whose answer is a
 // context sharing the wrapped context's Done channel, the context package's
 // own, and nothing else: no value the caller stored can be such a context,
-// since the wrapped one was made after it.
+// since the wrapped one was made after it. That package's key is an *int;
+// other keys are refused without walking the caller's chain, which mcp-go
+// would otherwise do for each of the several keys it looks up per request.
 type noValues struct{ context.Context }
 
 func (n noValues) Value(key any) any {
+	if _, ok := key.(*int); !ok {
+		return nil
+	}
 	if c, ok := n.Context.Value(key).(context.Context); ok && c.Done() == n.Context.Done() {
 		return c
 	}
