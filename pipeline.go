@@ -149,9 +149,12 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 		}
 	}
 
-	// 5. Validate.
-	if err := schema.Validate(args); err != nil {
-		return nil, reject(c.Server, c.Tool, ReasonInvalidArguments, validationProblems(err, decoded)...)
+	// 5. Validate: the acceptor vouches for the common case, the
+	// validator decides the rest and words every rejection.
+	if acc := sc.norm.accept.get(c.Tool, schema, decoded); acc == nil || !acc.accepts(args) {
+		if err := schema.Validate(args); err != nil {
+			return nil, reject(c.Server, c.Tool, ReasonInvalidArguments, validationProblems(err, decoded)...)
+		}
 	}
 	c.Args = args
 
@@ -360,11 +363,16 @@ type normalizeSettings struct {
 	separator  string
 	allowAll   bool
 	allowTools map[string]bool // tools where placeholders are real values
+	// accept holds the server's argument acceptors, compiled once per
+	// tool schema; it rides here because this is the one per-server value
+	// the call path already holds.
+	accept *acceptors
 }
 
 func resolveNormalize(cfg *config.Fleet, reg map[string]normalizers.Transformer, s config.Server) normalizeSettings {
 	kind := cfg.Settings(s.KindName())
-	n := normalizeSettings{fieldMap: cfg.FieldMap(s.Name), separator: s.JoinSeparator, allowTools: map[string]bool{}}
+	n := normalizeSettings{fieldMap: cfg.FieldMap(s.Name), separator: s.JoinSeparator, allowTools: map[string]bool{},
+		accept: &acceptors{}}
 	if n.separator == "" {
 		n.separator = kind.JoinSeparator
 	}
