@@ -12,13 +12,11 @@ import (
 // schema-less rename; isTarget says which declared names are in the
 // transformer's target style.
 func caseTransformer(name string, conv func(string) string, isTarget func(string) bool) Transformer {
+	level := func(s schemaView, node, obj map[string]any, path string) (map[string]any, bool, error) {
+		return renameLevel(name, s, node, obj, path, conv, isTarget)
+	}
 	return func(ctx context.Context, call Call) (map[string]any, error) {
-		var w walker
-		level := func(node, obj map[string]any, path string) (map[string]any, bool, error) {
-			return renameLevel(name, w.s, node, obj, path, conv, isTarget)
-		}
-		w = newWalker(call.Schema, level, nil)
-		return w.run(call.Args)
+		return newWalker(call.Schema, level, nil).run(call.Args)
 	}
 }
 

@@ -24,36 +24,36 @@ var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9
 //
 // Integers become int64 (exact beyond 2^53); other numbers float64.
 func coerceTypes(ctx context.Context, call Call) (map[string]any, error) {
-	var w walker
-	w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any) (any, action, error) {
-		t := w.s.types(node)
-		if len(t) == 0 || v == nil || allows(t, v) {
-			return nil, keep, nil
-		}
-		if s, ok := v.(string); ok {
-			if out, ok := fromString(t, s); ok {
-				return out, replace, nil
-			}
-		}
-		if n, ok := numberText(v); ok && t["string"] {
-			return n, replace, nil
-		}
-		if t["array"] {
-			if _, isArr := v.([]any); !isArr {
-				it := w.s.types(w.s.items(node))
-				if len(it) == 0 || allows(it, v) {
-					return []any{v}, replace, nil
-				}
-				if s, ok := v.(string); ok {
-					if e, ok := fromString(it, s); ok && allows(it, e) {
-						return []any{e}, replace, nil
-					}
-				}
-			}
-		}
+	return newWalker(call.Schema, nil, coerceValue).run(call.Args)
+}
+
+func coerceValue(sv schemaView, node map[string]any, key string, v any) (any, action, error) {
+	t := sv.types(node)
+	if len(t) == 0 || v == nil || allows(t, v) {
 		return nil, keep, nil
-	})
-	return w.run(call.Args)
+	}
+	if s, ok := v.(string); ok {
+		if out, ok := fromString(t, s); ok {
+			return out, replace, nil
+		}
+	}
+	if n, ok := numberText(v); ok && t["string"] {
+		return n, replace, nil
+	}
+	if t["array"] {
+		if _, isArr := v.([]any); !isArr {
+			it := sv.types(sv.items(node))
+			if len(it) == 0 || allows(it, v) {
+				return []any{v}, replace, nil
+			}
+			if s, ok := v.(string); ok {
+				if e, ok := fromString(it, s); ok && allows(it, e) {
+					return []any{e}, replace, nil
+				}
+			}
+		}
+	}
+	return nil, keep, nil
 }
 
 // fromString converts s to a type in t, exactly, or reports false.

@@ -90,20 +90,19 @@ func singularResourceType(table map[string]string) Transformer {
 	for s := range kindNames {
 		singulars[s] = true
 	}
+	value := func(sv schemaView, node map[string]any, key string, v any) (any, action, error) {
+		s, ok := v.(string)
+		if !ok || !isResourceField(key) || !sv.types(node)["string"] {
+			return nil, keep, nil
+		}
+		out := singularize(sv, node, key, s, table, singulars)
+		if out == s {
+			return nil, keep, nil
+		}
+		return out, replace, nil
+	}
 	return func(ctx context.Context, call Call) (map[string]any, error) {
-		var w walker
-		w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any) (any, action, error) {
-			s, ok := v.(string)
-			if !ok || !isResourceField(key) || !w.s.types(node)["string"] {
-				return nil, keep, nil
-			}
-			out := singularize(w.s, node, key, s, table, singulars)
-			if out == s {
-				return nil, keep, nil
-			}
-			return out, replace, nil
-		})
-		return w.run(call.Args)
+		return newWalker(call.Schema, nil, value).run(call.Args)
 	}
 }
 

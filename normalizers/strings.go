@@ -14,13 +14,12 @@ func joinArrays(ctx context.Context, call Call) (map[string]any, error) {
 	if sep == "" {
 		sep = " "
 	}
-	var w walker
-	w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any) (any, action, error) {
+	w := newWalker(call.Schema, nil, func(sv schemaView, node map[string]any, key string, v any) (any, action, error) {
 		arr, ok := v.([]any)
 		if !ok {
 			return nil, keep, nil
 		}
-		t := w.s.types(node)
+		t := sv.types(node)
 		if !t["string"] || t["array"] {
 			return nil, keep, nil
 		}
@@ -48,17 +47,16 @@ var defaultSplit = regexp.MustCompile(`[,\s]+`)
 // is left alone, so that a placeholder such as "" or " " stays visible to
 // the placeholder check instead of becoming an empty array.
 func splitStrings(ctx context.Context, call Call) (map[string]any, error) {
-	var w walker
-	w = newWalker(call.Schema, nil, func(node map[string]any, key string, v any) (any, action, error) {
+	w := newWalker(call.Schema, nil, func(sv schemaView, node map[string]any, key string, v any) (any, action, error) {
 		s, ok := v.(string)
 		if !ok {
 			return nil, keep, nil
 		}
-		t := w.s.types(node)
+		t := sv.types(node)
 		if !t["array"] || t["string"] {
 			return nil, keep, nil
 		}
-		if it := w.s.types(w.s.items(node)); len(it) > 0 && !it["string"] {
+		if it := sv.types(sv.items(node)); len(it) > 0 && !it["string"] {
 			return nil, keep, nil
 		}
 		if looksJSON(s, '[') {

@@ -7,16 +7,21 @@ import (
 	"strings"
 )
 
+// The callbacks take the walker's schema view as an argument rather than
+// capturing the walker: a transformer can then build them once, not on every
+// call (a captured walker and its closure were two allocations per
+// transformer per call).
+//
 // levelFunc rewrites the keys of one object level. node is the level's
 // schema, nil in schema-less mode. It returns changed=true only with a fresh
 // map; it never writes to obj.
-type levelFunc func(node, obj map[string]any, path string) (out map[string]any, changed bool, err error)
+type levelFunc func(s schemaView, node, obj map[string]any, path string) (out map[string]any, changed bool, err error)
 
 // valueFunc rewrites one value whose schema node is known (never nil). key
 // is the property name, "" for array elements. It never writes into v. It
 // gets no path: none of the value rewrites can fail, and building a path
 // for every leaf cost an allocation per argument.
-type valueFunc func(node map[string]any, key string, v any) (out any, act action, err error)
+type valueFunc func(s schemaView, node map[string]any, key string, v any) (out any, act action, err error)
 
 type action int
 
@@ -58,7 +63,7 @@ func (w walker) object(node, obj map[string]any, path string, depth int) (map[st
 	res, changed := obj, false
 	if w.level != nil {
 		var err error
-		res, changed, err = w.level(node, obj, path)
+		res, changed, err = w.level(w.s, node, obj, path)
 		if err != nil {
 			return nil, false, err
 		}
@@ -112,7 +117,7 @@ func (w walker) walkValue(node map[string]any, key string, v any, pos at, depth 
 		return v, false, false, nil
 	}
 	if node != nil && w.value != nil {
-		nv, act, err := w.value(node, key, v)
+		nv, act, err := w.value(w.s, node, key, v)
 		if err != nil {
 			return nil, false, false, err
 		}
