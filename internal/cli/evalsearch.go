@@ -47,7 +47,11 @@ func runEvalSearch(ctx context.Context, env []string, stdin io.Reader, stdout, s
 		return err
 	}
 	defer mx.Close()
-	res := catalog.Eval(catalog.WithScopes(ctx, scopesOf(*scopes)...), buildCatalog(mx), qs)
+	cat, err := searchCatalog(mx, c, stderr)
+	if err != nil {
+		return err
+	}
+	res := catalog.Eval(catalog.WithScopes(ctx, scopesOf(*scopes)...), cat, qs)
 	return emit(stdout, *asJSON, res, func(w io.Writer) { writeEval(w, res, *k) })
 }
 

@@ -52,6 +52,21 @@ func buildCatalog(mx *mcpfleet.Mux) *catalog.Catalog {
 	return catalog.Build(mx.Servers(), catalogConfig(mx.Config()))
 }
 
+// searchCatalog is buildCatalog for the commands that search: hybrid
+// when the command's environment sets MCPFLEET_EMBED_MODEL. A failing
+// endpoint is warned about on stderr once, and search goes on with BM25.
+func searchCatalog(mx *mcpfleet.Mux, c *common, stderr io.Writer) (*catalog.Catalog, error) {
+	emb, err := searchEmbedder(c.env, true, func(err error) {
+		fmt.Fprintf(stderr, "mcpfleet: warning: embeddings failed, search is BM25 only: %v\n", err)
+	})
+	if err != nil {
+		return nil, err
+	}
+	cfg := catalogConfig(mx.Config())
+	cfg.Embedder = emb
+	return catalog.Build(mx.Servers(), cfg), nil
+}
+
 // catalogConfig converts the fleet file's kind_settings and per-server
 // core_tools into catalog terms, the one way every consumer does it.
 func catalogConfig(f *config.Fleet) catalog.Config { return eino.CatalogConfig(f) }

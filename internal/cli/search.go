@@ -29,7 +29,10 @@ func runSearch(ctx context.Context, env []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer mx.Close()
-	cat := buildCatalog(mx)
+	cat, err := searchCatalog(mx, c, stderr)
+	if err != nil {
+		return err
+	}
 	hits := cat.Search(catalog.WithScopes(ctx, scopesOf(*scopes)...), query, *k)
 	if hits == nil {
 		hits = []catalog.Hit{}

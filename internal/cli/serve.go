@@ -57,6 +57,15 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	catCfg := catalogConfig(cfg)
+	// A long-running server retries the endpoint on every search, and warns
+	// again only after it has recovered and failed anew.
+	catCfg.Embedder, err = searchEmbedder(c.env, false, func(err error) {
+		log.Warn("embeddings failed; search falls back to BM25 until they recover", "err", err)
+	})
+	if err != nil {
+		return err
+	}
 	opts := []mcpfleet.Option{mcpfleet.WithLogger(log)}
 	if c.strict {
 		opts = append(opts, mcpfleet.WithStrict())
@@ -71,7 +80,7 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 			fmt.Fprintf(stderr, "mcpfleet: warning: server %s (kind %s) is %s: %s\n", s.Name, s.Kind, s.State, s.LastError)
 		}
 	}
-	g, err := gateway.New(gateway.Config{Mux: mx, Catalog: catalogConfig(cfg), Name: "mcpfleet", Scopes: splitList(*scopes), Tokens: tokens, Logger: log})
+	g, err := gateway.New(gateway.Config{Mux: mx, Catalog: catCfg, Name: "mcpfleet", Scopes: splitList(*scopes), Tokens: tokens, Logger: log})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,152 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
+)
+
+// embedConcepts is the fake embedding model's knowledge: "journaux" is
+// French for logs, which neither BM25 nor the ops lexicon knows.
+var embedConcepts = einotest.Concepts(
+	[]string{"log", "logs", "journaux", "output"},
+	[]string{"restart", "bounce", "delete"},
+	[]string{"merge", "request", "fusion"},
+)
+
+// hybridQuery is a query only the embedding understands.
+const hybridQuery = "journaux du conteneur"
+
+func searchTools(t *testing.T, r result) []string {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
+	}
+	var hits []struct{ Kind, Tool string }
+	if err := json.Unmarshal([]byte(r.stdout), &hits); err != nil {
+		t.Fatalf("%v in %q", err, r.stdout)
+	}
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.Kind + "." + h.Tool
+	}
+	return out
+}
+
+// TestSearchHybrid: with MCPFLEET_EMBED_MODEL in the command's environment,
+// search fuses the endpoint's embeddings into the ranking, and ranks the
+// logs tools for a French query that BM25 alone does not understand.
+func TestSearchHybrid(t *testing.T) {
+	cfg := writeFleet(t, stdFleet, "")
+	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Embed: embedConcepts})
+	defer srv.Close()
+	args := []string{"search", "--json", "--k", "3", "--config", cfg, hybridQuery}
+	bm25 := searchTools(t, run(t, nil, "", args...))
+
+	tests := []struct {
+		name     string
+		env      []string
+		wantAuth string
+	}{
+		{"local endpoint, no key", []string{"MCPFLEET_EMBED_MODEL=e5", "OPENAI_BASE_URL=" + srv.BaseURL()}, ""},
+		{"key is sent", []string{"MCPFLEET_EMBED_MODEL=e5", "OPENAI_BASE_URL=" + srv.BaseURL(), "OPENAI_API_KEY=sk-cli"}, "Bearer sk-cli"},
+		{"own base URL wins over the chat model's",
+			[]string{"MCPFLEET_EMBED_MODEL=e5", "OPENAI_BASE_URL=http://127.0.0.1:1/v1", "MCPFLEET_EMBED_BASE_URL=" + srv.BaseURL()}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(srv.Requests())
+			r := run(t, tt.env, "", args...)
+			got := searchTools(t, r)
+			if len(got) == 0 || !strings.HasSuffix(got[0], "_log") {
+				t.Errorf("hybrid hits = %v, want a logs tool first", got)
+			}
+			if cmp.Equal(bm25, got) {
+				t.Errorf("hybrid ranking %v equals BM25's", got)
+			}
+			if r.stderr != "" {
+				t.Errorf("stderr = %q, want nothing", r.stderr)
+			}
+			reqs := srv.Requests()[before:]
+			// One batched pass over the entries, then the query.
+			if len(reqs) < 2 || reqs[len(reqs)-1].Input[0] != hybridQuery {
+				t.Fatalf("%d requests, last %+v; want entry batches then the query", len(reqs), reqs[len(reqs)-1:])
+			}
+			for _, rq := range reqs {
+				if rq.Model != "e5" || rq.Authorization != tt.wantAuth || len(rq.Input) > 64 {
+					t.Errorf("request model %q, auth %q, %d inputs; want e5, %q, at most 64", rq.Model, rq.Authorization, len(rq.Input), tt.wantAuth)
+				}
+			}
+		})
+	}
+}
+
+// TestSearchEmbedderFailure: a failing endpoint leaves search exactly as
+// BM25 ranks it, with one warning naming the endpoint and status but
+// not the key, and eval-search stops asking after the first failure.
+func TestSearchEmbedderFailure(t *testing.T) {
+	cfg := writeFleet(t, stdFleet, "")
+	down := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Status: http.StatusInternalServerError})
+	defer down.Close()
+	env := []string{"MCPFLEET_EMBED_MODEL=e5", "OPENAI_BASE_URL=" + down.BaseURL(), "OPENAI_API_KEY=sk-secret"}
+	args := []string{"search", "--config", cfg, "why is the pod crashlooping"}
+
+	want := run(t, nil, "", args...)
+	got := run(t, env, "", args...)
+	if diff := cmp.Diff(want.stdout, got.stdout); diff != "" {
+		t.Errorf("stdout with a failing embedder (-bm25 +got):\n%s", diff)
+	}
+	if got.code != 0 {
+		t.Errorf("exit %d, want 0", got.code)
+	}
+	wantWarn := "mcpfleet: warning: embeddings failed, search is BM25 only: eino: embeddings at " + down.BaseURL() + "/embeddings (model e5): HTTP 500 Internal Server Error: http_status: scripted failure\n"
+	if diff := cmp.Diff(wantWarn, got.stderr); diff != "" {
+		t.Errorf("stderr (-want +got):\n%s", diff)
+	}
+
+	queries := "../../catalog/testdata/queries.jsonl"
+	if _, err := os.Stat(queries); err != nil {
+		t.Skip("no labelled queries at " + queries)
+	}
+	before := len(down.Requests())
+	r := run(t, env, "", "eval-search", "--json", "--config", cfg, "--queries", queries)
+	if r.code != 0 {
+		t.Fatalf("eval-search exit %d: %s", r.code, r.stderr)
+	}
+	if n := len(down.Requests()) - before; n != 1 {
+		t.Errorf("eval-search sent %d requests to a failing endpoint, want 1", n)
+	}
+	if n := strings.Count(r.stderr, "warning: embeddings failed"); n != 1 {
+		t.Errorf("eval-search warned %d times, want once:\n%s", n, r.stderr)
+	}
+	if plain := run(t, nil, "", "eval-search", "--json", "--config", cfg, "--queries", queries); plain.stdout != r.stdout {
+		t.Errorf("eval-search figures with a failing embedder differ from BM25's")
+	}
+}
+
+// TestSearchEmbedderConfig: a set model with no endpoint is an error, not
+// a silent BM25, and the process environment is not consulted.
+func TestSearchEmbedderConfig(t *testing.T) {
+	cfg := writeFleet(t, stdFleet[5:], "")
+	r := run(t, []string{"MCPFLEET_EMBED_MODEL=e5"}, "", "search", "--config", cfg, "logs")
+	if r.code != 1 || !strings.Contains(r.stderr, "OPENAI_BASE_URL (or MCPFLEET_EMBED_BASE_URL)") {
+		t.Errorf("exit %d, stderr %q; want exit 1 naming the missing base URL", r.code, r.stderr)
+	}
+
+	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{})
+	defer srv.Close()
+	t.Setenv("MCPFLEET_EMBED_MODEL", "e5")
+	t.Setenv("OPENAI_BASE_URL", srv.BaseURL())
+	if r := run(t, []string{"HOME=/tmp"}, "", "search", "--config", cfg, "logs"); r.code != 0 {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests from the process environment, want 0", n)
+	}
+}
