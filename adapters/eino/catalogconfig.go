@@ -8,6 +8,8 @@ import (
 // CatalogConfig converts the fleet file's kind_settings, per-server
 // core_tools and search settings into a catalog.Config. It lives here, not in catalog, because
 // catalog must not import config (it is a pure library over kindgroups).
+// It leaves Embedder nil: embeddings come from the environment, not the
+// fleet file, so callers set it (see ExampleCatalogEmbedder).
 func CatalogConfig(f *config.Fleet) catalog.Config {
 	var c catalog.Config
 	if f == nil {

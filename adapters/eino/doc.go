@@ -1,6 +1,6 @@
 // Package eino translates an mcpfleet Mux into cloudwego/eino components:
-// kind-folded tools, compose lambda nodes, the callbacks bridge and an
-// OpenAI-compatible model constructor.
+// kind-folded tools, compose lambda nodes, the callbacks bridge, and
+// OpenAI-compatible chat model and embedder constructors.
 //
 // # Folding
 //
@@ -28,6 +28,22 @@
 // *mcpfleet.UpstreamError), not the model-facing text.
 // Pass handlers per run with compose.WithCallbacks or adk.WithCallbacks;
 // nothing here registers global handlers.
+//
+// # Embeddings
+//
+// OpenAIEmbedder is an eino embedding.Embedder for any endpoint speaking
+// OpenAI's POST /embeddings, written on net/http because eino-ext's
+// embedding modules pin older eino. EmbedderFromEnv configures it like
+// ModelFromEnv configures the chat model, from MCPFLEET_EMBED_MODEL plus the
+// shared OPENAI_BASE_URL and OPENAI_API_KEY (MCPFLEET_EMBED_BASE_URL
+// overrides the URL); an unset MCPFLEET_EMBED_MODEL means no embedder and
+// no error. It sends texts in batches, bounds each request by a timeout and
+// each response by a size, places vectors by data[].index, and fails with
+// an *EmbedError naming the endpoint, model, status and an [EmbedReason],
+// never the key. CatalogEmbedder adapts it, or any eino embedder, to
+// catalog.Embedder; CatalogConfig does not set it, so that translating a
+// fleet file stays pure and does no I/O. A failing embedder costs nothing
+// but quality: the catalog falls back to BM25.
 //
 // # Multimodal results
 //

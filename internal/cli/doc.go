@@ -23,4 +23,15 @@
 // A server that fails to connect is named on stderr and the command runs
 // on the servers that are up. --strict makes any down server fatal, and
 // makes catalog --lint findings fail the command.
+//
+// # Hybrid search
+//
+// search, eval-search and serve fuse embeddings into search when the
+// command's environment (Run's env, never the process's) sets
+// MCPFLEET_EMBED_MODEL; see adapters/eino EmbedderConfigFromEnv for the
+// other variables. A set model without an endpoint fails the command. A
+// failing endpoint is a warning and search goes on with BM25: the one-shot
+// commands stop asking after the first failure, so a dead endpoint costs
+// eval-search one timeout rather than one per query, and serve asks again
+// on the next search.
 package cli

@@ -1,15 +1,21 @@
 package cli_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
+	"github.com/mcpfleet/mcpfleet/internal/cli"
 )
 
 // embedConcepts is the fake embedding model's knowledge: "journaux" is
@@ -148,5 +154,54 @@ func TestSearchEmbedderConfig(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests from the process environment, want 0", n)
+	}
+}
+
+// TestServeHybrid: serve's searchTools uses the embedder from the
+// command's environment.
+func TestServeHybrid(t *testing.T) {
+	cfg := writeFleet(t, stdFleet[:1], "")
+	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Embed: embedConcepts})
+	defer srv.Close()
+	env := []string{"MCPFLEET_EMBED_MODEL=e5", "OPENAI_BASE_URL=" + srv.BaseURL()}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- cli.Run(t.Context(), env, inR, outW, &stderr, []string{"serve", "--config", cfg, "--scopes", "*"})
+		outW.Close()
+	}()
+	c := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(strings.NewReader(""))))
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if _, err := c.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "searchTools"
+	req.Params.Arguments = map[string]any{"query": hybridQuery, "k": 3}
+	res, err := c.CallTool(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	for _, ct := range res.Content {
+		if tc, ok := ct.(mcp.TextContent); ok {
+			text += tc.Text
+		}
+	}
+	if res.IsError || !strings.Contains(text, "pods_log") {
+		t.Errorf("searchTools %q = %q, want pods_log among the hits", hybridQuery, text)
+	}
+	if len(srv.Requests()) == 0 {
+		t.Error("serve sent no embeddings requests")
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Errorf("serve = %v\nstderr:\n%s", err, stderr.String())
 	}
 }

@@ -1,0 +1,46 @@
+package eino_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
+	"github.com/mcpfleet/mcpfleet/catalog"
+)
+
+// Hybrid search with an OpenAI-compatible embeddings endpoint. Here the
+// endpoint is a test server whose "model" knows that "journaux" (French)
+// means logs; in production, EmbedderFromEnv reads MCPFLEET_EMBED_MODEL,
+// OPENAI_BASE_URL (or MCPFLEET_EMBED_BASE_URL) and OPENAI_API_KEY, and
+// returns nil when MCPFLEET_EMBED_MODEL is unset.
+func ExampleCatalogEmbedder() {
+	ctx := context.Background()
+	mx := exampleMux(ctx)
+	defer mx.Close()
+	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{
+		Embed: einotest.Concepts([]string{"logs", "journaux"}),
+	})
+	defer srv.Close()
+
+	emb, err := mcpeino.NewOpenAIEmbedder(mcpeino.EmbedderConfig{Model: "text-embedding-3-small", BaseURL: srv.BaseURL()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// CatalogConfig stays a pure translation of the fleet file; the
+	// embedder is the caller's to add.
+	cfg := mcpeino.CatalogConfig(mx.Config())
+	cfg.Embedder = mcpeino.CatalogEmbedder(emb)
+
+	ctx = catalog.WithScopes(ctx, catalog.ScopeAll)
+	const q = "journaux du conteneur"
+	fmt.Println("BM25:", len(catalog.Build(mx.Servers(), mcpeino.CatalogConfig(mx.Config())).Search(ctx, q, 2)), "hits")
+	for _, h := range catalog.Build(mx.Servers(), cfg).Search(ctx, q, 2) {
+		fmt.Printf("hybrid: %s.%s %v\n", h.Kind, h.Tool, h.Servers)
+	}
+	// Output:
+	// BM25: 0 hits
+	// hybrid: kubernetes.pods_log [k8s-1 k8s-2]
+	// hybrid: prometheus.pods_log [prom-1]
+}
