@@ -234,7 +234,8 @@ func (e *OpenAIEmbedder) embedBatch(ctx context.Context, model string, texts []s
 		return nil, fail(EmbedReasonRequest, resp.StatusCode, "reading the response", err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, fail(EmbedReasonStatus, resp.StatusCode, errorDetail(raw), nil)
+		// Scrub before errorDetail cuts the text, which could halve the key.
+		return nil, fail(EmbedReasonStatus, resp.StatusCode, errorDetail(e.scrub(string(raw))), nil)
 	}
 	if int64(len(raw)) > e.maxBody {
 		return nil, fail(EmbedReasonTooLarge, resp.StatusCode, fmt.Sprintf("response over %d bytes", e.maxBody), nil)
@@ -276,14 +277,13 @@ func (e *OpenAIEmbedder) scrub(s string) string {
 
 // errorDetail extracts OpenAI's {"error": {"message": …}} from an error
 // body, else its first 200 bytes on one line.
-func errorDetail(raw []byte) string {
+func errorDetail(s string) string {
 	var r struct {
 		Error struct {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	s := string(raw)
-	if json.Unmarshal(raw, &r) == nil && r.Error.Message != "" {
+	if json.Unmarshal([]byte(s), &r) == nil && r.Error.Message != "" {
 		s = r.Error.Message
 	}
 	s = strings.Join(strings.Fields(s), " ")
