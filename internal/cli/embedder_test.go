@@ -80,6 +80,7 @@ func TestSearchHybrid(t *testing.T) {
 				t.Errorf("stderr = %q, want nothing", r.stderr)
 			}
 			reqs := srv.Requests()[before:]
+			t.Logf("%d embeddings requests (entry batches of at most 64, then the query)", len(reqs))
 			// One batched pass over the entries, then the query.
 			if len(reqs) < 2 || reqs[len(reqs)-1].Input[0] != hybridQuery {
 				t.Fatalf("%d requests, last %+v; want entry batches then the query", len(reqs), reqs[len(reqs)-1:])
