@@ -36,8 +36,10 @@
 //	    instruction with its catalog block), detailed under "subagent".
 //	    --scopes (default all) applies to the catalog and sub-agent figures.
 //	search       --config F [--k N] [--scopes s,…] [--json] QUERY
-//	    BM25 search over every tool the scopes permit (default all); --json
-//	    prints [{kind, tool, servers, line, score, …}].
+//	    BM25 search (with the ops lexicon and the file's search.synonyms)
+//	    over every tool the scopes permit (default all); --json prints
+//	    [{kind, tool, servers, line, score, …}]. Hybrid when
+//	    MCPFLEET_EMBED_MODEL is set (see Environment).
 //	eval-search  --config F --queries FILE [--json] [--k 5]
 //	    Scores search on JSON Lines {"q", "expect": ["kind:tool"]}: recall@1,
 //	    recall@3, recall@5, nDCG@5, per split, and the misses.
@@ -51,6 +53,20 @@
 //	    of stdin.
 //	help [command]
 //	    Lists the commands, or one command's flags.
+//
+// # Environment
+//
+//	MCPFLEET_CONFIG          the fleet file when --config is not given
+//	MCPFLEET_*               overrides of fleet-file keys (see package config)
+//	MCPFLEET_EMBED_MODEL     an embedding model: search, eval-search and
+//	                         serve fuse its ranking with BM25 (reciprocal
+//	                         rank fusion); unset means BM25 alone
+//	MCPFLEET_EMBED_BASE_URL  its OpenAI-compatible endpoint, else
+//	OPENAI_BASE_URL          (shared with the example's chat model)
+//	OPENAI_API_KEY           may be empty for a localhost endpoint
+//
+// An unreachable embedding endpoint costs one warning on stderr; search
+// goes on with BM25.
 //
 // # Exit codes
 //
