@@ -187,23 +187,7 @@ func TestNeutralizeStructuredAndResources(t *testing.T) {
 // JSON, mostly description strings) on one call, against the same call
 // with neutralization off.
 func BenchmarkNeutralizeStructured(b *testing.B) {
-	tools := fixtures.MustLoad(b, "github").Tools
-	raw, err := json.Marshal(map[string]any{"tools": tools})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var sc any
-	if err := json.Unmarshal(raw, &sc); err != nil {
-		b.Fatal(err)
-	}
-	srv := server.NewMCPServer("list", "1", server.WithToolCapabilities(false))
-	ro := false
-	srv.AddTool(mcp.Tool{Name: "list", Description: "List tools.",
-		Annotations:    mcp.ToolAnnotation{ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: &ro},
-		RawInputSchema: json.RawMessage(`{"type":"object"}`)},
-		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("ok")}, StructuredContent: sc}, nil
-		})
+	srv, raw := toolListServer(b, fixtures.MustLoad(b, "github").Tools)
 	for _, v := range []struct {
 		name string
 		opts []mcpfleet.Option
@@ -225,4 +209,28 @@ func BenchmarkNeutralizeStructured(b *testing.B) {
 			}
 		})
 	}
+}
+
+// toolListServer is an mcp-go server whose one tool, "list", answers "ok"
+// with tools as its structuredContent: a large, real JSON value. It also
+// returns that value's JSON.
+func toolListServer(tb testing.TB, tools []mcp.Tool) (*server.MCPServer, []byte) {
+	tb.Helper()
+	raw, err := json.Marshal(map[string]any{"tools": tools})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var sc any
+	if err := json.Unmarshal(raw, &sc); err != nil {
+		tb.Fatal(err)
+	}
+	srv := server.NewMCPServer("list", "1", server.WithToolCapabilities(false))
+	ro := false
+	srv.AddTool(mcp.Tool{Name: "list", Description: "List tools.",
+		Annotations:    mcp.ToolAnnotation{ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: &ro},
+		RawInputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("ok")}, StructuredContent: sc}, nil
+		})
+	return srv, raw
 }

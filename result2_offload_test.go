@@ -294,22 +294,7 @@ func BenchmarkOffloadMeasure(b *testing.B) {
 		tools int
 		limit int
 	}{{"walk", 3, 8000}, {"count", len(tools), 8000}} {
-		raw, err := json.Marshal(map[string]any{"tools": tools[:v.tools]})
-		if err != nil {
-			b.Fatal(err)
-		}
-		var sc any
-		if err := json.Unmarshal(raw, &sc); err != nil {
-			b.Fatal(err)
-		}
-		srv := server.NewMCPServer("list", "1", server.WithToolCapabilities(false))
-		ro := false
-		srv.AddTool(mcp.Tool{Name: "list", Description: "List tools.",
-			Annotations:    mcp.ToolAnnotation{ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: &ro},
-			RawInputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("ok")}, StructuredContent: sc}, nil
-			})
+		srv, raw := toolListServer(b, tools[:v.tools])
 		cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{"kubernetes": {OffloadTokens: v.limit}}}
 		for _, mode := range []struct {
 			name string
