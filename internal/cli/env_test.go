@@ -24,6 +24,9 @@ func TestFleetFileReadsTheGivenEnvironment(t *testing.T) {
 	}{
 		{"override in the given environment", []string{"MCPFLEET_DEFERRED_TOOLS=" + bad}, true},
 		{"override only in the process", []string{"HOME=/tmp"}, false},
+		// Run's env is the whole environment: nil is none, as everywhere
+		// else in the CLI, not the process's.
+		{"nil environment", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,6 +29,11 @@ func newFlagSet(name, synopsis string, env []string, w io.Writer) (*flag.FlagSet
 		fmt.Fprintf(w, "usage: mcpfleet %s %s\n\nflags:\n", name, synopsis)
 		fs.PrintDefaults()
 	}
+	if env == nil {
+		// config.LoadOptions reads a nil Environ as the process's; Run's
+		// env is the whole environment, so nil means none.
+		env = []string{}
+	}
 	c := &common{env: env}
 	fs.StringVar(&c.config, "config", lookupEnv(env, envConfig), "fleet `file` (.yaml, .yml or .json); default $"+envConfig)
 	fs.BoolVar(&c.strict, "strict", false, "fail if any server is down (and, for catalog --lint, on any finding)")
