@@ -37,15 +37,23 @@ func GenerateLine(t mcp.Tool) string {
 		s = s[:i]
 	}
 	s = strings.TrimRight(strings.TrimSpace(s), ".:;,- ")
-	if s == "" {
-		s = t.Title
-		if s == "" {
-			s = t.Annotations.Title
-		}
-		if s == "" {
-			s = strings.Join(nameWords(t.Name), " ")
-		}
+	// A description of only stray quotes or brackets is not empty here
+	// but ends empty once closeOff drops them, so fall back on the result.
+	if l := finishLine(s); l != "" {
+		return l
 	}
+	s = t.Title
+	if s == "" {
+		s = t.Annotations.Title
+	}
+	if s == "" {
+		s = strings.Join(nameWords(t.Name), " ")
+	}
+	return finishLine(s)
+}
+
+// finishLine fits s into MaxLineLen runes without ending inside a bracket.
+func finishLine(s string) string {
 	if utf8.RuneCountInString(s) > MaxLineLen {
 		if short := dropParentheticals(s); short != "" {
 			s = short

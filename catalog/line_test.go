@@ -39,6 +39,10 @@ func TestGenerateLine(t *testing.T) {
 		{"stray opener near the start", "Fetch (one widget", "Fetch one widget"},
 		{"unclosed quote", `Fetch the widget named "` + long, "Fetch the widget named…"},
 		{"apostrophe is not a quote", "List the user's widgets. More.", "List the user's widgets"},
+		// Found by FuzzGenerateLine: closeOff removed the lone quote and
+		// left an empty line instead of the name.
+		{"only a stray quote falls back to name", `"`, "pods list"},
+		{"only a stray bracket falls back to name", "(", "pods list"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
