@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -355,7 +356,10 @@ func (ix *index) namedKinds(qt []string) []bool {
 func (ix *index) kindScores(q *analyzed) []float64 {
 	ks := make([]float64, ix.nKinds)
 	top := 0.0
-	for t, w := range q.weight {
+	// Sorted, not map order: float sums in a varying order differ in the
+	// last bits from call to call, and a tie could flip.
+	for _, t := range slices.Sorted(maps.Keys(q.weight)) {
+		w := q.weight[t]
 		for _, p := range ix.kindPosts[t] {
 			ks[p.doc] += w * float64(p.w)
 			top = max(top, ks[p.doc])
