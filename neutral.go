@@ -5,15 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"unicode"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // neutralizeResult marks each text block of r as data from c's server and
 // tool, and defuses what imitates instructions inside it and in the rest of
-// r that a model may read: embedded text resources, resource links and
-// structuredContent. Images, audio and blobs are left as they are; r
-// itself is not modified.
+// r that a model may read: embedded text resources, resource links,
+// structuredContent, and the MIME types and URIs that clients print beside
+// images, audio and blobs (see defuseURI). The image, audio and blob data
+// are left as they are; r itself is not modified.
 func (m *Mux) neutralizeResult(ctx context.Context, c *Call, r *mcp.CallToolResult) *mcp.CallToolResult {
 	out := *r
 	out.Content = make([]mcp.Content, len(r.Content))
@@ -29,12 +31,13 @@ func (m *Mux) neutralizeResult(ctx context.Context, c *Call, r *mcp.CallToolResu
 }
 
 // defuseRest defuses, in place, the embedded text resources, the resource
-// links and the structuredContent of r, whose Content slice the caller owns. Unlike text
-// blocks these are not enveloped: a resource keeps its MIME type and a
-// structured value must stay valid against the tool's output schema, so
-// only their strings change, each exactly as Defuse changes a text.
-// Clients (adapters/eino among them) show both to the model, which is why
-// they cannot be left raw.
+// links, the MIME types and URIs of every part, and the structuredContent
+// of r, whose Content slice the caller owns. Unlike text blocks these are
+// not enveloped: a resource keeps its MIME type and a structured value
+// must stay valid against the tool's output schema, so only their strings
+// change, each exactly as Defuse changes a text. Clients (adapters/eino
+// among them) show all of them to the model, which is why they cannot be
+// left raw.
 func (m *Mux) defuseRest(ctx context.Context, c *Call, r *mcp.CallToolResult) {
 	if m.neut == nil {
 		return
@@ -55,11 +58,43 @@ func (m *Mux) defuseRest(ctx context.Context, c *Call, r *mcp.CallToolResult) {
 	}
 }
 
-// defuseResource defuses the text of an embedded text resource, and the
-// name, title and description of a resource link; any other content is
-// returned as is.
+// defuseResource defuses the text of an embedded text resource, the name,
+// title and description of a resource link, and the MIME type and URI of
+// every part that has them; any other content is returned as is.
 func (m *Mux) defuseResource(ct mcp.Content) (mcp.Content, int) {
 	switch e := ct.(type) {
+	case mcp.ImageContent:
+		if mime, n := m.neut.Defuse(e.MIMEType); n > 0 {
+			e.MIMEType = mime
+			return e, n
+		}
+		return ct, 0
+	case *mcp.ImageContent:
+		if e == nil {
+			return ct, 0
+		}
+		if mime, n := m.neut.Defuse(e.MIMEType); n > 0 {
+			cp := *e
+			cp.MIMEType = mime
+			return &cp, n
+		}
+		return ct, 0
+	case mcp.AudioContent:
+		if mime, n := m.neut.Defuse(e.MIMEType); n > 0 {
+			e.MIMEType = mime
+			return e, n
+		}
+		return ct, 0
+	case *mcp.AudioContent:
+		if e == nil {
+			return ct, 0
+		}
+		if mime, n := m.neut.Defuse(e.MIMEType); n > 0 {
+			cp := *e
+			cp.MIMEType = mime
+			return &cp, n
+		}
+		return ct, 0
 	case mcp.ResourceLink:
 		if l, n := m.defuseLink(e); n > 0 {
 			return l, n
@@ -97,33 +132,64 @@ func (m *Mux) defuseResource(ct mcp.Content) (mcp.Content, int) {
 
 // defuseLink defuses the strings of a resource link a model reads: the
 // server chose them, so they are as untrusted as a text block. The URI is
-// left alone: it is an address for the client to fetch, and a defused one
-// would point nowhere.
+// defused only when it cannot be an address (see defuseURI).
 func (m *Mux) defuseLink(l mcp.ResourceLink) (mcp.ResourceLink, int) {
-	var a, b, c int
+	var a, b, c, d, e int
 	l.Name, a = m.neut.Defuse(l.Name)
 	l.Title, b = m.neut.Defuse(l.Title)
 	l.Description, c = m.neut.Defuse(l.Description)
-	return l, a + b + c
+	l.MIMEType, d = m.neut.Defuse(l.MIMEType)
+	l.URI, e = m.defuseURI(l.URI)
+	return l, a + b + c + d + e
 }
 
+// defuseURI defuses a URI only when it holds whitespace or a control
+// character, which no URI may contain, so that no address a client could
+// fetch is changed: a real URI such as "https://h/?q=<system>" keeps its
+// bytes. Clients print URIs for the model ("[resource <uri> <name>]"), and
+// a line break is what lets one pass for a turn of the conversation.
+func (m *Mux) defuseURI(uri string) (string, int) {
+	if strings.IndexFunc(uri, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) < 0 {
+		return uri, 0
+	}
+	return m.neut.Defuse(uri)
+}
+
+// defuseContents defuses an embedded resource: the text of a text
+// resource, and the MIME type and URI of either kind.
 func (m *Mux) defuseContents(rc mcp.ResourceContents) (mcp.ResourceContents, int) {
 	switch t := rc.(type) {
 	case mcp.TextResourceContents:
-		s, n := m.neut.Defuse(t.Text)
-		t.Text = s
-		return t, n
+		var a, b, c int
+		t.Text, a = m.neut.Defuse(t.Text)
+		t.MIMEType, b = m.neut.Defuse(t.MIMEType)
+		t.URI, c = m.defuseURI(t.URI)
+		return t, a + b + c
 	case *mcp.TextResourceContents:
 		if t == nil {
 			return rc, 0
 		}
-		s, n := m.neut.Defuse(t.Text)
+		cp, n := m.defuseContents(*t)
 		if n == 0 {
 			return rc, 0
 		}
-		cp := *t
-		cp.Text = s
-		return &cp, n
+		v := cp.(mcp.TextResourceContents)
+		return &v, n
+	case mcp.BlobResourceContents:
+		var a, b int
+		t.MIMEType, a = m.neut.Defuse(t.MIMEType)
+		t.URI, b = m.defuseURI(t.URI)
+		return t, a + b
+	case *mcp.BlobResourceContents:
+		if t == nil {
+			return rc, 0
+		}
+		cp, n := m.defuseContents(*t)
+		if n == 0 {
+			return rc, 0
+		}
+		v := cp.(mcp.BlobResourceContents)
+		return &v, n
 	}
 	return rc, 0
 }
