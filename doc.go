@@ -57,11 +57,13 @@
 //
 // # Large results
 //
-// A result whose text is over the kind's offload_tokens (default 8000 o200k
-// tokens) is kept in a [ResultStore] (default: in memory, LRU, 1h, 256 MiB)
-// and replaced by a preview with its size and handle. [Mux.ReadResult] and
-// [Mux.GrepResult] read it back in bounded pieces; [Mux.Offloading] tells
-// adapters to offer them as tools. A byte count decides first: only texts
+// A result whose readable part (its text blocks, embedded text resources
+// and structuredContent) is over the kind's offload_tokens (default 8000
+// o200k tokens) is kept in a [ResultStore] (default: in memory, LRU, 1h,
+// 256 MiB) and replaced by a preview with its size and handle.
+// [Mux.ReadResult] and [Mux.GrepResult] read it back in bounded pieces, for
+// the caller it was stored for only ([WithCaller]); [Mux.Offloading] tells
+// adapters to offer them as tools. A byte count decides first: only results
 // near the threshold are tokenized.
 //
 // # Tool output is data
@@ -69,7 +71,11 @@
 // Every text block of a result is returned in a <tool_output server=…
 // tool=…> envelope, and text inside it that imitates instructions, role
 // turns, chat-template tokens or tool-call JSON is escaped in place as
-// "[defused: …]" ([WithoutNeutralize] turns this off). Schemas are
+// "[defused: …]" ([WithoutNeutralize] turns this off). The other strings
+// a client shows the model are defused the same way, without an envelope:
+// embedded text resources, structuredContent's string values (keys are
+// kept), resource link names, titles and descriptions, MIME types, and
+// URIs that hold whitespace (no real URI does). Schemas are
 // untrusted too: a tool whose schema is invalid, too deep, too large or
 // refers to a remote $ref is unusable (tool_unusable), never fetched, and
 // listed by [Mux.Problems] with odd and colliding tool names.
