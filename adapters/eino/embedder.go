@@ -234,8 +234,7 @@ func (e *OpenAIEmbedder) embedBatch(ctx context.Context, model string, texts []s
 		return nil, fail(EmbedReasonRequest, resp.StatusCode, "reading the response", err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		// Scrub before errorDetail cuts the text, which could halve the key.
-		return nil, fail(EmbedReasonStatus, resp.StatusCode, errorDetail(e.scrub(string(raw))), nil)
+		return nil, fail(EmbedReasonStatus, resp.StatusCode, errorDetail(string(raw), e.scrub), nil)
 	}
 	if int64(len(raw)) > e.maxBody {
 		return nil, fail(EmbedReasonTooLarge, resp.StatusCode, fmt.Sprintf("response over %d bytes", e.maxBody), nil)
@@ -276,8 +275,10 @@ func (e *OpenAIEmbedder) scrub(s string) string {
 }
 
 // errorDetail extracts OpenAI's {"error": {"message": …}} from an error
-// body, else its first 200 bytes on one line.
-func errorDetail(s string) string {
+// body, else its first 200 bytes on one line. scrub runs on the decoded
+// text before the cut: decoding can reveal a key the body held escaped
+// ("\u0065"), and a cut inside the key would leave its start behind.
+func errorDetail(s string, scrub func(string) string) string {
 	var r struct {
 		Error struct {
 			Message string `json:"message"`
@@ -286,7 +287,7 @@ func errorDetail(s string) string {
 	if json.Unmarshal([]byte(s), &r) == nil && r.Error.Message != "" {
 		s = r.Error.Message
 	}
-	s = strings.Join(strings.Fields(s), " ")
+	s = scrub(strings.Join(strings.Fields(s), " "))
 	if len(s) > 200 {
 		s = strings.ToValidUTF8(s[:200], "") + "…"
 	}

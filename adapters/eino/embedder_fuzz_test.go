@@ -31,7 +31,8 @@ func FuzzOpenAIEmbedderResponse(f *testing.F) {
 	f.Add(500, `{"error":{"message":"sk-fuzz-key leaked"}}`)
 	f.Add(429, strings.Repeat("é", 300))
 	f.Add(200, `[`)
-	f.Add(503, strings.Repeat("x", 195)+"sk-fuzz-key") // the key across the 200-byte cut
+	f.Add(503, strings.Repeat("x", 195)+"sk-fuzz-key")                                 // the key across the 200-byte cut
+	f.Add(401, `{"error":{"message":"`+strings.Repeat("x", 193)+`sk-fuzz-k\u0065y"}}`) // escaped, across the cut
 	f.Fuzz(func(t *testing.T, status int, body string) {
 		if status < 100 || status > 999 {
 			t.Skip()

@@ -387,3 +387,20 @@ func hitNames(hits []catalog.Hit) []string {
 	}
 	return out
 }
+
+// TestOpenAIEmbedderScrubsEscapedKey: an endpoint that echoes the key
+// JSON-escaped (here "\u0065" for its last "e") puts no part of it in the
+// error, even where the 200-byte cut of the detail falls inside the key.
+func TestOpenAIEmbedderScrubsEscapedKey(t *testing.T) {
+	const key = "sk-fuzz-key"
+	body := `{"error":{"message":"` + strings.Repeat("x", 193) + `sk-fuzz-k\u0065y"}}`
+	e, err := mcpeino.NewOpenAIEmbedder(mcpeino.EmbedderConfig{Model: "m", BaseURL: "http://embed.invalid/v1", APIKey: key,
+		HTTPClient: &http.Client{Transport: bodyTransport{http.StatusUnauthorized, body}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.EmbedStrings(t.Context(), []string{"a"})
+	if err == nil || strings.Contains(err.Error(), key[:7]) {
+		t.Errorf("error %v holds the start of the key %q", err, key[:7])
+	}
+}
