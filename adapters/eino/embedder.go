@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -229,7 +230,13 @@ func (e *OpenAIEmbedder) embedBatch(ctx context.Context, model string, texts []s
 		return nil, fail(EmbedReasonRequest, 0, "", err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, e.maxBody+1))
+	// One byte past the bound tells "at the bound" from "over it"; at
+	// MaxInt64 the +1 would wrap negative and read nothing.
+	limit := e.maxBody
+	if limit < math.MaxInt64 {
+		limit++
+	}
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, limit))
 	if err != nil {
 		return nil, fail(EmbedReasonRequest, resp.StatusCode, "reading the response", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -402,5 +403,20 @@ func TestOpenAIEmbedderScrubsEscapedKey(t *testing.T) {
 	_, err = e.EmbedStrings(t.Context(), []string{"a"})
 	if err == nil || strings.Contains(err.Error(), key[:7]) {
 		t.Errorf("error %v holds the start of the key %q", err, key[:7])
+	}
+}
+
+// TestOpenAIEmbedderUnboundedResponse: MaxResponseBytes at its largest
+// means no practical bound; it must not overflow into reading nothing.
+func TestOpenAIEmbedderUnboundedResponse(t *testing.T) {
+	body := `{"data":[{"index":0,"embedding":[0.5,1]}]}`
+	e, err := mcpeino.NewOpenAIEmbedder(mcpeino.EmbedderConfig{Model: "m", BaseURL: "http://embed.invalid/v1",
+		MaxResponseBytes: math.MaxInt64, HTTPClient: &http.Client{Transport: bodyTransport{http.StatusOK, body}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.EmbedStrings(t.Context(), []string{"a"})
+	if diff := cmp.Diff([][]float64{{0.5, 1}}, got); err != nil || diff != "" {
+		t.Errorf("err %v, vectors (-want +got):\n%s", err, diff)
 	}
 }
