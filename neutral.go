@@ -214,7 +214,15 @@ func (m *Mux) defuseJSON(v any) (any, int) {
 		total := 0
 		for k, e := range x {
 			d, n := m.defuseJSON(e)
-			if n == 0 {
+			// Keys are the server's too (file names, label maps) and
+			// clients print them. A key with whitespace is prose, not an
+			// identifier, so it is defused like a value; other keys stay
+			// exact ("user:id" is a key, not a role turn).
+			nk, kn := k, 0
+			if strings.ContainsFunc(k, unicode.IsSpace) {
+				nk, kn = m.neut.Defuse(k)
+			}
+			if n == 0 && kn == 0 {
 				continue
 			}
 			if out == nil {
@@ -223,8 +231,11 @@ func (m *Mux) defuseJSON(v any) (any, int) {
 					out[k2] = e2
 				}
 			}
-			out[k] = d
-			total += n
+			if kn > 0 {
+				delete(out, k)
+			}
+			out[nk] = d
+			total += n + kn
 		}
 		if out == nil {
 			return v, 0

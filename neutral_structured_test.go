@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -65,8 +66,9 @@ func mirrorServer(strs []string) *server.MCPServer {
 
 // structuredOf is the structuredContent mirror returns, with v as four
 // string leaves, one of them under the key k. structuredOf(s, s) is what
-// the server sends; structuredOf(s, defused s) is what the Mux must
-// return: keys are never changed.
+// the server sends; structuredOf(key, defused s) is what the Mux must
+// return, where key is s unless s holds whitespace (then defused too:
+// such a key is prose, not an identifier).
 func structuredOf(k, v string) map[string]any {
 	return map[string]any{
 		"value":  v,
@@ -105,8 +107,9 @@ func unenvelope(t *testing.T, s string) string {
 
 // TestNeutralizeStructuredAndResources: every string of the injection
 // corpus, put in structuredContent leaves and an embedded resource, comes
-// out defused exactly as the text path defuses it; keys, numbers, booleans,
-// null and the shape stay; every benign string comes out unchanged.
+// out defused exactly as the text path defuses it, and so does a key with
+// whitespace; other keys, numbers, booleans, null and the shape stay;
+// every benign string comes out unchanged.
 func TestNeutralizeStructuredAndResources(t *testing.T) {
 	injections := readNeutralizeCorpus(t, "injections.txt")
 	benign := readNeutralizeCorpus(t, "benign.txt")
@@ -140,6 +143,12 @@ func TestNeutralizeStructuredAndResources(t *testing.T) {
 				t.Fatalf("benign string changed by Defuse: %q", in)
 			}
 			wantDefusals += 6 * count // text, resource, four structured leaves
+			wantKey := in
+			if strings.ContainsFunc(in, unicode.IsSpace) {
+				var kc int
+				wantKey, kc = n.Defuse(in)
+				wantDefusals += kc
+			}
 
 			textPath := unenvelope(t, res.Content[0].(mcp.TextContent).Text)
 			if diff := cmp.Diff(want, textPath); diff != "" {
@@ -159,7 +168,7 @@ func TestNeutralizeStructuredAndResources(t *testing.T) {
 			if tr.URI != "mem://mirror" || tr.MIMEType != "text/plain" {
 				t.Errorf("resource metadata changed: %q %q", tr.URI, tr.MIMEType)
 			}
-			if diff := cmp.Diff(jsonOf(t, structuredOf(in, want)), jsonOf(t, res.StructuredContent)); diff != "" {
+			if diff := cmp.Diff(jsonOf(t, structuredOf(wantKey, want)), jsonOf(t, res.StructuredContent)); diff != "" {
 				t.Errorf("structuredContent (-want +got):\n%s", diff)
 			}
 		})
