@@ -139,9 +139,13 @@
 //     after stemming), tools may match the words, weighed below the
 //     request's own: {"blast radius": "dependencies"}. For the vocabulary
 //     of a fleet's users that no tool uses; a phrasing of one tool belongs
-//     in that kind's aliases. An empty phrase or expansion is a problem.
+//     in that kind's aliases. An empty phrase or expansion is a problem;
+//     one of stopwords or punctuation only ("the", "?!") matches nothing
+//     and is ignored. MCPFLEET_SEARCH__SYNONYMS__<phrase>=<words> sets one
+//     entry from the environment.
 //   - lexicon (bool, default true): false turns the built-in lexicon off
-//     (synonyms still apply), for fleets whose words it would mislead.
+//     (synonyms still apply), for fleets whose words it would mislead;
+//     MCPFLEET_SEARCH__LEXICON=false from the environment.
 //
 // # Reliability keys
 //

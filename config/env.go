@@ -30,9 +30,11 @@ func envOverrides(raw map[string]any, environ func() []string) (map[string]any, 
 		switch {
 		case (top == "deferred_tools" || top == "neutralize") && len(segs) == 1:
 			return top, value
-		case (top == "reliability" || top == "result_store") && len(segs) == 1:
-			example := map[string]string{"reliability": "QUEUE_TIMEOUT", "result_store": "TTL"}[top]
+		case (top == "reliability" || top == "result_store" || top == "search") && len(segs) == 1:
+			example := map[string]string{"reliability": "QUEUE_TIMEOUT", "result_store": "TTL", "search": "LEXICON"}[top]
 			return bad("", "a key after "+segs[0]+"__, e.g. "+name+"__"+example, "")
+		case top == "search":
+			return envField(reflect.TypeFor[Search](), []string{top}, segs[1:], value, bad)
 		case top == "reliability":
 			return envField(reflect.TypeFor[Reliability](), []string{top}, segs[1:], value, bad)
 		case top == "result_store":
@@ -151,7 +153,7 @@ func mergeEnv(raw, over map[string]any) {
 			raw[key] = v
 		}
 	}
-	for _, key := range []string{"kind_settings", "reliability", "result_store"} {
+	for _, key := range []string{"kind_settings", "reliability", "result_store", "search"} {
 		o, ok := asMap(over[key])
 		if !ok {
 			continue

@@ -45,3 +45,26 @@ func TestSearchSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchEnv: MCPFLEET_SEARCH__* overrides reach the search keys, a
+// map entry keeps its key's case and spaces, and a bare SEARCH is a
+// problem naming an example.
+func TestSearchEnv(t *testing.T) {
+	const file = "servers:\n  - name: a\n    command: /bin/true\nsearch:\n  lexicon: true\n"
+	f, err := config.LoadBytesWith([]byte(file), "yaml", "", config.LoadOptions{Environ: []string{
+		"MCPFLEET_SEARCH__LEXICON=false",
+		"MCPFLEET_SEARCH__SYNONYMS__Blast radius=dependencies",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := false
+	want := config.Search{Lexicon: &off, Synonyms: map[string]string{"Blast radius": "dependencies"}}
+	if diff := cmp.Diff(want, f.Search); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	_, err = config.LoadBytesWith([]byte(file), "yaml", "", config.LoadOptions{Environ: []string{"MCPFLEET_SEARCH=x"}})
+	if err == nil || !strings.Contains(err.Error(), "MCPFLEET_SEARCH__LEXICON") {
+		t.Errorf("bare MCPFLEET_SEARCH: err = %v, want a hint naming MCPFLEET_SEARCH__LEXICON", err)
+	}
+}
