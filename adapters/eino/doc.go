@@ -35,8 +35,9 @@
 // OpenAI's POST /embeddings, written on net/http because eino-ext's
 // embedding modules pin older eino. EmbedderFromEnv configures it like
 // ModelFromEnv configures the chat model, from MCPFLEET_EMBED_MODEL plus the
-// shared OPENAI_BASE_URL and OPENAI_API_KEY (MCPFLEET_EMBED_BASE_URL
-// overrides the URL); an unset MCPFLEET_EMBED_MODEL means no embedder and
+// shared OPENAI_BASE_URL and OPENAI_API_KEY, or its own
+// MCPFLEET_EMBED_BASE_URL with MCPFLEET_EMBED_API_KEY (the chat key never
+// goes to another host); an unset MCPFLEET_EMBED_MODEL means no embedder and
 // no error. It sends texts in batches, bounds each request by a timeout and
 // each response by a size, places vectors by data[].index, and fails with
 // an *EmbedError naming the endpoint, model, status and an [EmbedReason],

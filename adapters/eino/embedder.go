@@ -28,6 +28,10 @@ const (
 	// EnvEmbedBaseURL overrides OPENAI_BASE_URL for embeddings, for setups
 	// where chat and embeddings are served by different endpoints.
 	EnvEmbedBaseURL = "MCPFLEET_EMBED_BASE_URL"
+	// EnvEmbedAPIKey is the key for MCPFLEET_EMBED_BASE_URL. When that is
+	// set, OPENAI_API_KEY is never sent to it: the chat endpoint's key
+	// must not leak to another host.
+	EnvEmbedAPIKey = "MCPFLEET_EMBED_API_KEY"
 )
 
 // Embedder defaults, used where EmbedderConfig leaves a field zero.
@@ -70,9 +74,11 @@ var ErrEmbedderConfig = errors.New("eino: invalid embedder config")
 
 // EmbedderConfigFromEnv reads the embedding settings; getenv is os.Getenv
 // when nil. An unset MCPFLEET_EMBED_MODEL returns a zero config and no
-// error: embeddings are optional. Otherwise the base URL is
-// MCPFLEET_EMBED_BASE_URL, else OPENAI_BASE_URL, and OPENAI_API_KEY may be
-// empty only for a local endpoint, as for ModelConfigFromEnv.
+// error: embeddings are optional. Otherwise the endpoint and its key are
+// MCPFLEET_EMBED_BASE_URL and MCPFLEET_EMBED_API_KEY, else the chat
+// model's OPENAI_BASE_URL and OPENAI_API_KEY (never a mix: the chat key
+// is not sent to another host). A key may be empty only for a local
+// endpoint, as for ModelConfigFromEnv.
 func EmbedderConfigFromEnv(getenv func(string) string) (EmbedderConfig, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -81,17 +87,21 @@ func EmbedderConfigFromEnv(getenv func(string) string) (EmbedderConfig, error) {
 	if c.Model == "" {
 		return EmbedderConfig{}, nil
 	}
-	c.BaseURL, c.APIKey = getenv(EnvEmbedBaseURL), getenv(EnvAPIKey)
-	if c.BaseURL == "" {
+	keyVar := EnvAPIKey
+	c.BaseURL = getenv(EnvEmbedBaseURL)
+	if c.BaseURL != "" {
+		keyVar = EnvEmbedAPIKey
+	} else {
 		c.BaseURL = getenv(EnvBaseURL)
 	}
+	c.APIKey = getenv(keyVar)
 	var missing []string
 	if c.BaseURL == "" {
 		missing = append(missing, EnvBaseURL+" (or "+EnvEmbedBaseURL+")")
 	}
 	local := strings.Contains(c.BaseURL, "://localhost") || strings.Contains(c.BaseURL, "://127.0.0.1")
 	if c.APIKey == "" && c.BaseURL != "" && !local {
-		missing = append(missing, EnvAPIKey)
+		missing = append(missing, keyVar)
 	}
 	if missing != nil {
 		return c, &MissingEnvError{Vars: missing}
@@ -99,8 +109,8 @@ func EmbedderConfigFromEnv(getenv func(string) string) (EmbedderConfig, error) {
 	return c, nil
 }
 
-// EmbedderFromEnv builds an OpenAIEmbedder from MCPFLEET_EMBED_MODEL,
-// MCPFLEET_EMBED_BASE_URL or OPENAI_BASE_URL, and OPENAI_API_KEY. It returns
+// EmbedderFromEnv builds an OpenAIEmbedder from MCPFLEET_EMBED_MODEL and
+// the endpoint EmbedderConfigFromEnv picks. It returns
 // nil and no error when MCPFLEET_EMBED_MODEL is unset; [CatalogEmbedder]
 // turns that nil into a nil catalog.Embedder, so search stays BM25. ctx is
 // taken for symmetry with ModelFromEnv; building the client does no I/O.

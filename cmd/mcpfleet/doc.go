@@ -61,9 +61,11 @@
 //	MCPFLEET_EMBED_MODEL     an embedding model: search, eval-search and
 //	                         serve fuse its ranking with BM25 (reciprocal
 //	                         rank fusion); unset means BM25 alone
-//	MCPFLEET_EMBED_BASE_URL  its OpenAI-compatible endpoint, else
-//	OPENAI_BASE_URL          (shared with the example's chat model)
-//	OPENAI_API_KEY           may be empty for a localhost endpoint
+//	MCPFLEET_EMBED_BASE_URL  its own OpenAI-compatible endpoint, with
+//	MCPFLEET_EMBED_API_KEY   its key (the chat key is never sent there);
+//	OPENAI_BASE_URL          else the endpoint and key shared with the
+//	OPENAI_API_KEY           example's chat model. A key may be empty
+//	                         for a localhost endpoint.
 //
 // An unreachable embedding endpoint costs one warning on stderr; search
 // goes on with BM25.
