@@ -14,3 +14,6 @@ func LexiconForTest() []LexiconEntryForTest {
 	}
 	return out
 }
+
+// HashChannelForTest exposes the #channel sigil check.
+func HashChannelForTest(q string) bool { return hashChannel(q) }

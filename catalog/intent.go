@@ -126,20 +126,24 @@ func requestIntent(query string) intent {
 		return !unicode.IsLetter(r)
 	})
 	for i, w := range ws {
-		in |= requestVerbs[w]
-		// "open a ticket" makes one; "open the page" reads it. Same for
-		// "file a bug" against "the file".
-		// "kick the pod" restarts it; "kick off a pipeline" starts one.
-		if w == "kick" && (i+1 >= len(ws) || ws[i+1] != "off") {
-			in = in&^intentCreate | intentDelete
+		// Each word says its own change; a neighbour may change what
+		// that is, never what other words said.
+		v := requestVerbs[w]
+		next := ""
+		if i+1 < len(ws) {
+			next = ws[i+1]
 		}
-		if (w == "open" || w == "file" || w == "log" || w == "drop") && i+1 < len(ws) {
-			switch ws[i+1] {
-			case "a", "an", "new":
-				// "drop a note" adds one; "drop the index" deletes.
-				in = in&^requestVerbs[w] | intentCreate
-			}
+		switch {
+		case w == "kick" && next != "off":
+			// "kick the pod" restarts it; "kick off a pipeline" starts one.
+			v = intentDelete
+		case (w == "open" || w == "file" || w == "log" || w == "drop") && (next == "a" || next == "an" || next == "new"):
+			// "open a ticket" makes one, "open the page" reads it; "file a
+			// bug", not "the file"; "drop a note" adds one, "drop the
+			// index" deletes.
+			v = intentCreate
 		}
+		in |= v
 	}
 	return in
 }

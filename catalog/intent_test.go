@@ -25,6 +25,8 @@ func TestRequestIntent(t *testing.T) {
 		{"ship !4102 to main", intentUpdate},
 		{"kick off the nightly pipeline", intentCreate},
 		{"kick the stuck pod", intentDelete},
+		{"create an issue and kick the pod", intentCreate | intentDelete},
+		{"delete the index, then drop a note", intentDelete | intentCreate},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The ops lexicon bridges the words on-call engineers use and the words
@@ -119,7 +120,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"hand over", "hand it over", "owned by", "unowned"}, "assign assignee"},
 	{[]string{"hand", "handover", "hand off"}, "assign"},
 	{[]string{"timeline", "when it was created", "time to resolve", "time-to-resolve"}, "dates"},
-	{[]string{"hour against", "hours against", "h against", "minutes against"}, "worklog"},
+	{[]string{"hour against", "hours against", "minutes against"}, "worklog"},
 	{[]string{"flip", "set to", "to in progress", "to done"}, "transition"},
 	{[]string{"drop a note", "add a note", "post a note", "update the ticket"}, "comment"},
 	{[]string{"assignee", "take it", "give it to", "reassign", "to me"}, "assign"},
@@ -372,7 +373,11 @@ func hashChannel(q string) bool { return sigil(q, '#', unicode.IsLetter) }
 // rune next accepts.
 func sigil(q string, c byte, next func(rune) bool) bool {
 	for i := 0; i+1 < len(q); i++ {
-		if q[i] == c && (i == 0 || q[i-1] == ' ' || q[i-1] == '(') && next(rune(q[i+1])) {
+		if q[i] != c || (i > 0 && q[i-1] != ' ' && q[i-1] != '(') {
+			continue
+		}
+		// A whole rune: "#—" is no channel, "#über" is one.
+		if r, _ := utf8.DecodeRuneInString(q[i+1:]); next(r) {
 			return true
 		}
 	}

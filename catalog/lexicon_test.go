@@ -134,3 +134,16 @@ func TestSigils(t *testing.T) {
 		}
 	}
 }
+
+func TestSigilRunes(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want bool
+	}{
+		{"#payments", true}, {"#über-alerts", true}, {"see #—", false}, {"a#b", false}, {"(#ops)", true}, {"#", false},
+	} {
+		if got := catalog.HashChannelForTest(tc.q); got != tc.want {
+			t.Errorf("hashChannel(%q) = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
