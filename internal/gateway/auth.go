@@ -117,7 +117,9 @@ func (g *Gateway) authenticate(h http.Handler) http.Handler {
 		ctx := r.Context()
 		scopes := g.cfg.Scopes
 		if len(g.cfg.Tokens) > 0 {
-			tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			// The scheme name is case-insensitive (RFC 9110 §11.1).
+			scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+			ok = ok && strings.EqualFold(scheme, "Bearer")
 			tok = strings.TrimSpace(tok)
 			s, found := g.lookupToken(tok)
 			if !ok || !found {

@@ -150,6 +150,24 @@ func TestHTTPAuthAndScopes(t *testing.T) {
 	if diff := cmp.Diff(map[string]int64{"not_permitted": 1}, m.Rejections); diff != "" {
 		t.Errorf("/metrics rejections (-want +got):\n%s", diff)
 	}
+
+	// The scheme name is case-insensitive; the token is not.
+	for header, want := range map[string]int{
+		"bearer r-token": http.StatusOK, "BEARER r-token": http.StatusOK,
+		"Bearer R-TOKEN": http.StatusUnauthorized, "Basic r-token": http.StatusUnauthorized,
+		"Bearerr-token": http.StatusUnauthorized,
+	} {
+		req, _ := http.NewRequest("GET", ts.URL+"/metrics", nil)
+		req.Header.Set("Authorization", header)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Authorization %q: %d, want %d", header, resp.StatusCode, want)
+		}
+	}
 }
 
 func TestHealthz(t *testing.T) {

@@ -89,10 +89,13 @@ func (m *Memory) Put(ctx context.Context, it Item) (string, error) {
 	if int64(len(text)) > m.cfg.MaxBytes {
 		return "", ErrTooLarge
 	}
-	h := NewHandle()
 	now := m.cfg.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	h := NewHandle()
+	for m.items[h] != nil { // 48 random bits: a collision is rare, not impossible
+		h = NewHandle()
+	}
 	m.expireLocked(now)
 	for m.bytes+int64(len(text)) > m.cfg.MaxBytes {
 		m.removeLocked(m.ll.Back())
