@@ -50,7 +50,7 @@ func (m *Mux) defuseRest(ctx context.Context, c *Call, r *mcp.CallToolResult) {
 	}
 	if r.StructuredContent != nil {
 		var k int
-		r.StructuredContent, k = m.defuseJSON(r.StructuredContent)
+		r.StructuredContent, k = m.defuseJSON(r.StructuredContent, 0)
 		n += k
 	}
 	if n > 0 && m.opts.metrics != nil {
@@ -194,6 +194,9 @@ func (m *Mux) defuseContents(rc mcp.ResourceContents) (mcp.ResourceContents, int
 	return rc, 0
 }
 
+// maxJSONDepth is encoding/json's own nesting limit.
+const maxJSONDepth = 10000
+
 // defuseJSON defuses every string leaf of a JSON value; keys, numbers,
 // booleans and nulls are kept, and so is the shape. Containers are copied
 // only where something changed, so the server's value is never modified
@@ -203,7 +206,12 @@ func (m *Mux) defuseContents(rc mcp.ResourceContents) (mcp.ResourceContents, int
 // ResultFunc or a short-circuiting BeforeFunc may put any Go value there;
 // such a value goes through a JSON round trip, which is what it becomes on
 // the wire anyway, and is replaced only if something in it was defused.
-func (m *Mux) defuseJSON(v any) (any, int) {
+func (m *Mux) defuseJSON(v any, depth int) (any, int) {
+	if depth > maxJSONDepth {
+		// Deeper than any decoder accepts: a hook's cyclic Go value.
+		// Encoding it fails anyway, and the transport reports that.
+		return v, 0
+	}
 	switch x := v.(type) {
 	case nil, bool, float64, json.Number, int, int64:
 		return v, 0
@@ -213,7 +221,7 @@ func (m *Mux) defuseJSON(v any) (any, int) {
 		var out map[string]any
 		total := 0
 		for k, e := range x {
-			d, n := m.defuseJSON(e)
+			d, n := m.defuseJSON(e, depth+1)
 			// Keys are the server's too (file names, label maps) and
 			// clients print them. A key with whitespace is prose, not an
 			// identifier, so it is defused like a value; other keys stay
@@ -245,7 +253,7 @@ func (m *Mux) defuseJSON(v any) (any, int) {
 		var out []any
 		total := 0
 		for i, e := range x {
-			d, n := m.defuseJSON(e)
+			d, n := m.defuseJSON(e, depth+1)
 			if n == 0 {
 				continue
 			}
@@ -271,7 +279,7 @@ func (m *Mux) defuseJSON(v any) (any, int) {
 	if err := dec.Decode(&generic); err != nil {
 		return v, 0
 	}
-	d, n := m.defuseJSON(generic)
+	d, n := m.defuseJSON(generic, depth)
 	if n == 0 {
 		return v, 0
 	}
