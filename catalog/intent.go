@@ -134,6 +134,9 @@ func requestIntent(query string) intent {
 			next = ws[i+1]
 		}
 		switch {
+		case w == "set" && next == "up":
+			// "set up a group" makes one.
+			v = intentCreate
 		case w == "kick" && next != "off":
 			// "kick the pod" restarts it; "kick off a pipeline" starts one.
 			v = intentDelete

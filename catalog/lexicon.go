@@ -54,9 +54,9 @@ var lexicon = []lexiconEntry{
 	{[]string{"exist", "exists", "do we have", "are there", "available", "everything in", "everything running"}, "list"},
 
 	// Kubernetes workloads.
-	{[]string{"shell", "ssh", "exec into", "get into", "get me in", "console", "run a command", "run command", "attach"}, "exec command"},
+	{[]string{"shell", "ssh", "exec into", "get into", "get me in", "console", "run a command", "run command", "attach", "inside", "inside that pod"}, "exec command"},
 	{[]string{"spin up", "throwaway", "one-off", "debug container", "debug pod"}, "run pod"},
-	{[]string{"journal", "journalctl", "syslog", "printed", "what did it print", "stdout", "output of"}, "logs"},
+	{[]string{"journal", "journalctl", "syslog", "printed", "what did it print", "stdout", "output of", "output from", "lines of output", "last lines", "hundred lines"}, "logs"},
 	{[]string{"image tag", "which image", "what image", "running version"}, "get resource"},
 	{[]string{"restart", "bounce", "recycle", "kill", "evict", "kick"}, "delete"},
 	{[]string{"bump", "resize", "scale out", "scale up", "scale down", "instances", "replicas", "replica", "more pods", "fewer pods", "horizontally"}, "scale replicas"},
@@ -67,12 +67,12 @@ var lexicon = []lexiconEntry{
 	{[]string{"flapping", "going on", "what's up with"}, "events status"},
 	{[]string{"tail", "tailing"}, "logs"},
 	{[]string{"kubelet", "worker node", "host"}, "node"},
-	{[]string{"yaml", "manifest", "spec", "describe", "definition", "full object", "dump"}, "get resource"},
+	{[]string{"yaml", "manifest", "spec", "describe", "definition", "full object", "dump", "object", "as the api server"}, "get resource"},
 	{[]string{"configmap", "configmaps", "secret", "secrets", "statefulset", "statefulsets", "daemonset", "daemonsets", "cronjob", "cronjobs", "ingress", "ingresses", "hpa", "pvc", "replicaset", "replicasets", "deployment", "deployments", "crd"}, "resource"},
 	{[]string{"rolled out", "roll out", "rollout", "rolling out"}, "resource status"},
 	{[]string{"kubeconfig", "which cluster"}, "configuration context"},
 	{[]string{"warnings", "what happened", "complaining", "backoff", "backoffs", "failed scheduling", "failedscheduling"}, "events"},
-	{[]string{"apply", "apply it", "memory limit", "cpu limit", "limits", "push manifest", "push it"}, "update resource"},
+	{[]string{"apply", "apply it", "memory limit", "cpu limit", "limits", "push manifest", "push it", "to image", "set image", "change the image"}, "update resource"},
 	{[]string{"chart", "charts", "helm release"}, "helm"},
 
 	// Code hosting.
@@ -105,6 +105,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"export", "exported", "exporting", "instrumented with"}, "metrics"},
 	{[]string{"measure", "measures", "what does it track"}, "metadata help"},
 	{[]string{"window", "time window", "that window"}, "range"},
+	{[]string{"burned", "burn rate", "how much error"}, "promql query"},
 	{[]string{"firing", "fired"}, "alerts"},
 
 	// Logs and search clusters.
@@ -124,7 +125,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"flip", "set to", "to in progress", "to done"}, "transition"},
 	{[]string{"drop a note", "add a note", "post a note", "update the ticket"}, "comment"},
 	{[]string{"assignee", "take it", "give it to", "reassign", "to me"}, "assign"},
-	{[]string{"any open", "anything open", "anything still open", "open tickets", "tickets filed"}, "search"},
+	{[]string{"any open", "anything open", "anything still open", "open tickets", "tickets filed", "every ticket", "all tickets", "unresolved", "sorted by"}, "search"},
 	{[]string{"resolve", "resolved", "close", "closed", "done", "reopen", "move to", "in progress", "workflow"}, "transition status"},
 	{[]string{"how long", "since when", "when did", "age", "how old"}, "dates"},
 	{[]string{"who is watching", "who's watching", "subscribers", "cc"}, "watchers"},
@@ -145,7 +146,8 @@ var lexicon = []lexiconEntry{
 	{[]string{"slow", "slower", "slowest", "bottleneck", "taking long", "where is time spent", "where the time goes"}, "critical path duration"},
 	{[]string{"depend", "depends", "dependency", "upstream", "downstream", "calls into", "callers", "callees", "service map", "blast radius"}, "dependencies"},
 	{[]string{"instrumented", "reporting traces", "sending traces", "show up in"}, "services"},
-	{[]string{"where did the time go", "end to end", "critical path", "which hop", "slowest hop"}, "critical path"},
+	{[]string{"where did the time go", "end to end", "critical path", "which hop", "slowest hop", "eating the time", "time going"}, "critical path"},
+	{[]string{"operations", "operation names"}, "span names"},
 	{[]string{"took over", "longer than", "slower than"}, "duration"},
 	{[]string{"trace id"}, "trace"},
 
@@ -166,7 +168,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"catch me up", "what happened in", "backlog of", "scroll back"}, "history"},
 	{[]string{"mention", "mentioned", "anyone say", "anyone talk", "did someone"}, "search messages"},
 	{[]string{"user group", "usergroup", "add me to", "put me in"}, "usergroups"},
-	{[]string{"handle", "username", "user id"}, "user"},
+	{[]string{"handle", "username", "user id", "called on", "dm him", "dm her"}, "user"},
 	{[]string{"dm", "direct message"}, "conversations message"},
 	{[]string{"missed", "i missed", "unread", "catch up"}, "unreads history"},
 	{[]string{"posted", "someone posted", "where someone"}, "search messages"},
