@@ -75,7 +75,7 @@ var requestVerbs = map[string]intent{
 	"mute": intentUpdate, "exec": intentUpdate,
 	"delete": intentDelete, "remove": intentDelete, "kill": intentDelete,
 	"drop": intentDelete, "restart": intentDelete, "bounce": intentDelete,
-	"purge": intentDelete, "unlink": intentDelete,
+	"purge": intentDelete, "unlink": intentDelete, "nuke": intentDelete, "wipe": intentDelete,
 	// Chat-ops verbs: "ship !4102", "flip OPS-412 to done", "hand it
 	// over to Priya", "kick off a pipeline".
 	"ship": intentUpdate, "land": intentUpdate, "stamp": intentUpdate,
