@@ -63,7 +63,7 @@
 // "dependency" meet "approve", "deploy" and "depends".
 //
 // Requests rarely say the API's words, so an ops lexicon bridges them:
-// about a hundred entries of generic incident-ops vocabulary ("pager" may
+// about 110 entries of generic incident-ops vocabulary ("pager" may
 // match "oncall", "bump … instances" "scale replicas", "request rate" and
 // "p99" "promql metrics", "who approved" "approval"; an issue key such as
 // OPS-88 "issue key"; a "#channel" "conversations channel"). A trigger is
