@@ -265,14 +265,7 @@ func containsRun(seq, run []string) bool {
 		return false
 	}
 	for i := 0; i+len(run) <= len(seq); i++ {
-		ok := true
-		for j, t := range run {
-			if seq[i+j] != t {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if slices.Equal(seq[i:i+len(run)], run) {
 			return true
 		}
 	}
