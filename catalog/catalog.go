@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -53,10 +53,45 @@ type Config struct {
 	// changes to other fields are ignored.
 	Enrich func(e *Entry)
 	// Embedder, if set, makes search hybrid: BM25 fused with embedding
-	// similarity by reciprocal rank fusion. Entry vectors are computed on
-	// the first search and kept; if the embedder fails, search falls back
-	// to BM25 alone.
+	// similarity by reciprocal rank fusion. Entry vectors are computed
+	// once, from the first search on, and kept. Whenever embeddings fail,
+	// time out or are cooling down, search answers with BM25 alone,
+	// exactly as without an Embedder.
 	Embedder Embedder
+	// EmbedQueryPrefix and EmbedDocPrefix are put before the texts sent to
+	// the Embedder for a query and for each tool entry: the instruction
+	// prefixes that models such as e5 ("query: ", "passage: "), bge or
+	// nomic ("search_query: ", "search_document: ") were trained with.
+	// They are used as written, trailing space included.
+	EmbedQueryPrefix, EmbedDocPrefix string
+	// EmbedTimeout bounds how long one search waits for embeddings, first
+	// for the entry vectors while they are computed, then for the query's
+	// vector (DefaultEmbedTimeout); when it runs out the search answers
+	// with BM25. A search never waits longer behind another's slow call.
+	// Negative means no bound of the catalog's own: each search waits as
+	// long as the Embedder takes, and the entry vectors are computed under
+	// the searching ctx. Batch evaluations want that, so that every query
+	// is ranked the same way.
+	EmbedTimeout time.Duration
+	// EmbedEntriesTimeout bounds the one computation of the entry vectors
+	// (DefaultEmbedEntriesTimeout). Unless EmbedTimeout is negative it
+	// runs apart from the search that started it, so that a large fleet
+	// on a slow endpoint can take longer than EmbedTimeout; searches
+	// answer with BM25 until it is done.
+	EmbedEntriesTimeout time.Duration
+	// EmbedCooldown is how long search leaves the Embedder alone after a
+	// failure or a timeout, answering with BM25 (DefaultEmbedCooldown);
+	// then one search tries again. Negative means for good: the first
+	// failure turns embeddings off for the Catalog's life. A search its
+	// caller cancelled is not a failure.
+	EmbedCooldown time.Duration
+	// OnEmbedError, if set, is called with the error when embeddings start
+	// failing: once per outage, not per search or retry, and never for a
+	// search its caller cancelled. It may run on a goroutine of its own and
+	// must not block.
+	OnEmbedError func(error)
+	// Now is the clock of EmbedCooldown; nil means time.Now.
+	Now func() time.Time
 	// Synonyms extend the built-in ops lexicon: when a request says the
 	// phrase (a key; one or more words, matched as written after
 	// stemming), tools may say the value's words, weighed below the
@@ -115,8 +150,7 @@ type Catalog struct {
 	convs MemoryStore
 
 	embedder Embedder
-	embedMu  sync.Mutex
-	vectors  [][]float64 // per entry; nil until computed
+	emb      *embedState // nil without an embedder
 }
 
 // Build folds servers into kinds and indexes every tool. Tools keep their
@@ -130,6 +164,9 @@ func Build(servers []kindgroups.Server, cfg Config) *Catalog {
 		tools:      map[string]mcp.Tool{},
 		budget:     cfg.Budget,
 		embedder:   cfg.Embedder,
+	}
+	if cfg.Embedder != nil {
+		c.emb = newEmbedState(cfg)
 	}
 	if c.budget <= 0 {
 		c.budget = DefaultBudget
