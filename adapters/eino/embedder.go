@@ -32,6 +32,12 @@ const (
 	// set, OPENAI_API_KEY is never sent to it: the chat endpoint's key
 	// must not leak to another host.
 	EnvEmbedAPIKey = "MCPFLEET_EMBED_API_KEY"
+	// EnvEmbedQueryPrefix and EnvEmbedDocPrefix are the instruction
+	// prefixes the model expects on queries and on documents, such as
+	// "query: " and "passage: " for e5, read as written (trailing space
+	// included) into EmbedderConfig.QueryPrefix and DocPrefix.
+	EnvEmbedQueryPrefix = "MCPFLEET_EMBED_QUERY_PREFIX"
+	EnvEmbedDocPrefix   = "MCPFLEET_EMBED_DOC_PREFIX"
 )
 
 // Embedder defaults, used where EmbedderConfig leaves a field zero.
@@ -66,6 +72,12 @@ type EmbedderConfig struct {
 	MaxResponseBytes int64
 	// HTTPClient sends the requests; nil means a new http.Client.
 	HTTPClient *http.Client
+	// QueryPrefix and DocPrefix are the model's instruction prefixes for
+	// queries and documents ("query: ", "passage: " for e5;
+	// "search_query: ", "search_document: " for nomic). OpenAIEmbedder
+	// sends texts as given, since only the caller knows which is which;
+	// these belong in catalog.Config's EmbedQueryPrefix and EmbedDocPrefix.
+	QueryPrefix, DocPrefix string
 }
 
 // ErrEmbedderConfig is wrapped by NewOpenAIEmbedder's errors: the config
@@ -78,7 +90,8 @@ var ErrEmbedderConfig = errors.New("eino: invalid embedder config")
 // MCPFLEET_EMBED_BASE_URL and MCPFLEET_EMBED_API_KEY, else the chat
 // model's OPENAI_BASE_URL and OPENAI_API_KEY (never a mix: the chat key
 // is not sent to another host). A key may be empty only for a local
-// endpoint, as for ModelConfigFromEnv.
+// endpoint, as for ModelConfigFromEnv. MCPFLEET_EMBED_QUERY_PREFIX and
+// MCPFLEET_EMBED_DOC_PREFIX fill QueryPrefix and DocPrefix.
 func EmbedderConfigFromEnv(getenv func(string) string) (EmbedderConfig, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -87,6 +100,7 @@ func EmbedderConfigFromEnv(getenv func(string) string) (EmbedderConfig, error) {
 	if c.Model == "" {
 		return EmbedderConfig{}, nil
 	}
+	c.QueryPrefix, c.DocPrefix = getenv(EnvEmbedQueryPrefix), getenv(EnvEmbedDocPrefix)
 	keyVar := EnvAPIKey
 	c.BaseURL = getenv(EnvEmbedBaseURL)
 	if c.BaseURL != "" {

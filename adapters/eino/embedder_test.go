@@ -77,6 +77,13 @@ func TestEmbedderConfigFromEnv(t *testing.T) {
 		{"remote endpoint needs a key",
 			map[string]string{"MCPFLEET_EMBED_MODEL": "e5", "OPENAI_BASE_URL": "https://api.example.com/v1"},
 			mcpeino.EmbedderConfig{Model: "e5", BaseURL: "https://api.example.com/v1"}, []string{"OPENAI_API_KEY"}},
+		{"instruction prefixes are kept as written",
+			map[string]string{"MCPFLEET_EMBED_MODEL": "e5", "OPENAI_BASE_URL": "http://localhost:8081/v1",
+				"MCPFLEET_EMBED_QUERY_PREFIX": "query: ", "MCPFLEET_EMBED_DOC_PREFIX": "passage: "},
+			mcpeino.EmbedderConfig{Model: "e5", BaseURL: "http://localhost:8081/v1", QueryPrefix: "query: ", DocPrefix: "passage: "}, nil},
+		{"prefixes without a model mean nothing",
+			map[string]string{"OPENAI_BASE_URL": "http://localhost:8081/v1", "MCPFLEET_EMBED_QUERY_PREFIX": "query: "},
+			mcpeino.EmbedderConfig{}, nil},
 		{"no endpoint at all",
 			map[string]string{"MCPFLEET_EMBED_MODEL": "e5"},
 			mcpeino.EmbedderConfig{Model: "e5"}, []string{"OPENAI_BASE_URL (or MCPFLEET_EMBED_BASE_URL)"}},
@@ -424,5 +431,44 @@ func TestOpenAIEmbedderUnboundedResponse(t *testing.T) {
 	got, err := e.EmbedStrings(t.Context(), []string{"a"})
 	if diff := cmp.Diff([][]float64{{0.5, 1}}, got); err != nil || diff != "" {
 		t.Errorf("err %v, vectors (-want +got):\n%s", err, diff)
+	}
+}
+
+// TestHybridSearchPrefixes: the catalog sends the query with
+// EmbedQueryPrefix and every entry with EmbedDocPrefix, byte for byte,
+// and otherwise the same texts as without prefixes.
+func TestHybridSearchPrefixes(t *testing.T) {
+	servers := []kindgroups.Server{{Name: "k8s", Kind: "kubernetes", Tools: fixtures.MustLoad(t, "kubernetes").Tools}}
+	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
+	const q = "journaux du conteneur"
+	sent := func(t *testing.T, qp, dp string) (entries []string, query string) {
+		t.Helper()
+		srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Embed: testConcepts})
+		defer srv.Close()
+		e := newEmbedder(t, srv.BaseURL(), mcpeino.EmbedderConfig{})
+		c := catalog.Build(servers, catalog.Config{Embedder: mcpeino.CatalogEmbedder(e), EmbedQueryPrefix: qp, EmbedDocPrefix: dp})
+		if hits := c.Search(ctx, q, 3); len(hits) == 0 {
+			t.Fatal("no hits")
+		}
+		reqs := srv.Requests()
+		if len(reqs) < 2 || len(reqs[len(reqs)-1].Input) != 1 {
+			t.Fatalf("requests %+v; want entry batches, then the query alone", reqs)
+		}
+		for _, r := range reqs[:len(reqs)-1] {
+			entries = append(entries, r.Input...)
+		}
+		return entries, reqs[len(reqs)-1].Input[0]
+	}
+	plain, plainQuery := sent(t, "", "")
+	entries, query := sent(t, "query: ", "passage: ")
+	if want := "query: " + plainQuery; query != want || plainQuery != q {
+		t.Errorf("query sent as %q (without prefixes %q), want %q", query, plainQuery, want)
+	}
+	want := make([]string, len(plain))
+	for i, s := range plain {
+		want[i] = "passage: " + s
+	}
+	if diff := cmp.Diff(want, entries); diff != "" {
+		t.Errorf("entry texts (-want +got):\n%s", diff)
 	}
 }
