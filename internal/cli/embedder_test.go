@@ -2,12 +2,14 @@ package cli_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
@@ -204,5 +206,71 @@ func TestServeHybrid(t *testing.T) {
 	inW.Close()
 	if err := <-done; err != nil {
 		t.Errorf("serve = %v\nstderr:\n%s", err, stderr.String())
+	}
+}
+
+// TestSearchEmbedPrefixes: MCPFLEET_EMBED_QUERY_PREFIX and
+// MCPFLEET_EMBED_DOC_PREFIX reach the endpoint on the query and on every
+// entry, as written.
+func TestSearchEmbedPrefixes(t *testing.T) {
+	cfg := writeFleet(t, stdFleet, "")
+	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Embed: embedConcepts})
+	defer srv.Close()
+	env := []string{"MCPFLEET_EMBED_MODEL=e5", "OPENAI_BASE_URL=" + srv.BaseURL(),
+		"MCPFLEET_EMBED_QUERY_PREFIX=query: ", "MCPFLEET_EMBED_DOC_PREFIX=passage: "}
+	got := searchTools(t, run(t, env, "", "search", "--json", "--k", "3", "--config", cfg, hybridQuery))
+	if len(got) == 0 || !strings.HasSuffix(got[0], "_log") {
+		t.Errorf("hits = %v, want a logs tool first", got)
+	}
+	reqs := srv.Requests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d requests, want entry batches then the query", len(reqs))
+	}
+	if diff := cmp.Diff([]string{"query: " + hybridQuery}, reqs[len(reqs)-1].Input); diff != "" {
+		t.Errorf("query request (-want +got):\n%s", diff)
+	}
+	for _, r := range reqs[:len(reqs)-1] {
+		for _, in := range r.Input {
+			if !strings.HasPrefix(in, "passage: ") || strings.HasPrefix(in, "passage: passage: ") {
+				t.Errorf("entry text %q lacks the one document prefix", in)
+			}
+		}
+	}
+}
+
+// TestSearchCancelledIsNoEmbedFailure: a search cancelled while the
+// endpoint is still working on it is the caller's doing, not the
+// endpoint's: no "embeddings failed" warning.
+func TestSearchCancelledIsNoEmbedFailure(t *testing.T) {
+	cfg := writeFleet(t, stdFleet, "")
+	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Block: true})
+	defer srv.Close()
+	env := []string{"MCPFLEET_EMBED_MODEL=e5", "OPENAI_BASE_URL=" + srv.BaseURL()}
+	for _, args := range [][]string{
+		{"search", "--config", cfg, hybridQuery},
+		{"eval-search", "--config", cfg, "--queries", "../../catalog/testdata/queries.jsonl"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			if _, err := os.Stat(args[len(args)-1]); args[0] == "eval-search" && err != nil {
+				t.Skip("no labelled queries")
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			before := len(srv.Requests())
+			go func() {
+				for len(srv.Requests()) == before && ctx.Err() == nil {
+					time.Sleep(time.Millisecond)
+				}
+				cancel()
+			}()
+			var stdout, stderr bytes.Buffer
+			err := cli.Run(ctx, env, strings.NewReader(""), &stdout, &stderr, args)
+			if len(srv.Requests()) == before {
+				t.Fatalf("no embeddings request was sent (err %v, stderr %q)", err, stderr.String())
+			}
+			if strings.Contains(stderr.String(), "embeddings failed") {
+				t.Errorf("a cancelled run warned:\n%s", stderr.String())
+			}
+		})
 	}
 }

@@ -56,14 +56,13 @@ func buildCatalog(mx *mcpfleet.Mux) *catalog.Catalog {
 // when the command's environment sets MCPFLEET_EMBED_MODEL. A failing
 // endpoint is warned about on stderr once, and search goes on with BM25.
 func searchCatalog(mx *mcpfleet.Mux, c *common, stderr io.Writer) (*catalog.Catalog, error) {
-	emb, err := searchEmbedder(c.env, true, func(err error) {
+	cfg := catalogConfig(mx.Config())
+	err := hybridConfig(&cfg, c.env, true, func(err error) {
 		fmt.Fprintf(stderr, "mcpfleet: warning: embeddings failed, search is BM25 only: %v\n", err)
 	})
 	if err != nil {
 		return nil, err
 	}
-	cfg := catalogConfig(mx.Config())
-	cfg.Embedder = emb
 	return catalog.Build(mx.Servers(), cfg), nil
 }
 

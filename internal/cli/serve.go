@@ -58,12 +58,12 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	catCfg := catalogConfig(cfg)
-	// A long-running server retries the endpoint on every search, and warns
-	// again only after it has recovered and failed anew.
-	catCfg.Embedder, err = searchEmbedder(c.env, false, func(err error) {
+	// A long-running server bounds each search's wait for embeddings,
+	// retries the endpoint after a cool-down, and warns again only after
+	// it has recovered and failed anew.
+	if err := hybridConfig(&catCfg, c.env, false, func(err error) {
 		log.Warn("embeddings failed; search falls back to BM25 until they recover", "err", err)
-	})
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 	opts := []mcpfleet.Option{mcpfleet.WithLogger(log)}
