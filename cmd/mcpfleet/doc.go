@@ -66,9 +66,14 @@
 //	OPENAI_BASE_URL          else the endpoint and key shared with the
 //	OPENAI_API_KEY           example's chat model. A key may be empty
 //	                         for a localhost endpoint.
+//	MCPFLEET_EMBED_QUERY_PREFIX  prefixes the model expects on queries and
+//	MCPFLEET_EMBED_DOC_PREFIX    on tools, as written ("query: " and
+//	                             "passage: " for e5)
 //
 // An unreachable embedding endpoint costs one warning on stderr; search
-// goes on with BM25.
+// goes on with BM25. serve waits at most 5 s for embeddings per search and,
+// after a failure, leaves the endpoint alone for 30 s; a cancelled search
+// is not a failure.
 //
 // # Exit codes
 //

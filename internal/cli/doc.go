@@ -32,6 +32,9 @@
 // other variables. A set model without an endpoint fails the command. A
 // failing endpoint is a warning and search goes on with BM25: the one-shot
 // commands stop asking after the first failure, so a dead endpoint costs
-// eval-search one timeout rather than one per query, and serve asks again
-// on the next search.
+// eval-search one timeout rather than one per query, and serve bounds each
+// search's wait (5 s) and asks again after a 30 s cool-down. A search
+// cancelled by its caller is neither warned about nor counted as a failure.
+// MCPFLEET_EMBED_QUERY_PREFIX and MCPFLEET_EMBED_DOC_PREFIX become the
+// catalog's instruction prefixes.
 package cli
