@@ -108,6 +108,12 @@
 // third of the kinds use it. A tool named verbatim in the query ("pods_log", "kubernetes.pods_log",
 // "k8s-2.pods_log") ranks first. With an [Embedder], the top 100 of BM25
 // and of cosine similarity are fused by reciprocal rank fusion (k = 60).
+// Queries and tool texts can carry the instruction prefixes some models
+// expect (Config.EmbedQueryPrefix, EmbedDocPrefix). The endpoint never
+// stalls a search: a search waits at most Config.EmbedTimeout (5 s) for
+// vectors, then answers with BM25, and after a failure the catalog uses
+// BM25 alone for Config.EmbedCooldown (30 s) before one search tries
+// again. A search its caller cancelled is not an endpoint failure.
 // Sessions filter the shared index by scope; nothing is re-indexed per
 // session. [Eval] scores the search on labelled queries
 // (testdata/queries.jsonl).

@@ -44,7 +44,11 @@
 // never the key. CatalogEmbedder adapts it, or any eino embedder, to
 // catalog.Embedder; CatalogConfig does not set it, so that translating a
 // fleet file stays pure and does no I/O. A failing embedder costs nothing
-// but quality: the catalog falls back to BM25.
+// but quality: the catalog falls back to BM25. MCPFLEET_EMBED_QUERY_PREFIX
+// and MCPFLEET_EMBED_DOC_PREFIX fill EmbedderConfig.QueryPrefix and
+// DocPrefix ("query: " / "passage: " for e5-style models); the embedder
+// does not apply them, since only the catalog knows which text is a
+// query: copy them into catalog.Config.EmbedQueryPrefix and EmbedDocPrefix.
 //
 // # Multimodal results
 //
