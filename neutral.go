@@ -60,7 +60,9 @@ func (m *Mux) defuseRest(ctx context.Context, c *Call, r *mcp.CallToolResult) {
 
 // defuseResource defuses the text of an embedded text resource, the name,
 // title and description of a resource link, and the MIME type and URI of
-// every part that has them; any other content is returned as is.
+// every part that has them; any other content is returned as is. Parts
+// are values: CallTool turns a hook's pointer parts into values first
+// (valueContent), so no pointer case is needed here.
 func (m *Mux) defuseResource(ct mcp.Content) (mcp.Content, int) {
 	switch e := ct.(type) {
 	case mcp.ImageContent:
@@ -69,43 +71,15 @@ func (m *Mux) defuseResource(ct mcp.Content) (mcp.Content, int) {
 			return e, n
 		}
 		return ct, 0
-	case *mcp.ImageContent:
-		if e == nil {
-			return ct, 0
-		}
-		if mime, n := m.neut.Defuse(e.MIMEType); n > 0 {
-			cp := *e
-			cp.MIMEType = mime
-			return &cp, n
-		}
-		return ct, 0
 	case mcp.AudioContent:
 		if mime, n := m.neut.Defuse(e.MIMEType); n > 0 {
 			e.MIMEType = mime
 			return e, n
 		}
 		return ct, 0
-	case *mcp.AudioContent:
-		if e == nil {
-			return ct, 0
-		}
-		if mime, n := m.neut.Defuse(e.MIMEType); n > 0 {
-			cp := *e
-			cp.MIMEType = mime
-			return &cp, n
-		}
-		return ct, 0
 	case mcp.ResourceLink:
 		if l, n := m.defuseLink(e); n > 0 {
 			return l, n
-		}
-		return ct, 0
-	case *mcp.ResourceLink:
-		if e == nil {
-			return ct, 0
-		}
-		if l, n := m.defuseLink(*e); n > 0 {
-			return &l, n
 		}
 		return ct, 0
 	case mcp.EmbeddedResource:
@@ -115,17 +89,6 @@ func (m *Mux) defuseResource(ct mcp.Content) (mcp.Content, int) {
 		}
 		e.Resource = res
 		return e, n
-	case *mcp.EmbeddedResource:
-		if e == nil {
-			return ct, 0
-		}
-		res, n := m.defuseContents(e.Resource)
-		if n == 0 {
-			return ct, 0
-		}
-		cp := *e
-		cp.Resource = res
-		return &cp, n
 	}
 	return ct, 0
 }
@@ -165,31 +128,11 @@ func (m *Mux) defuseContents(rc mcp.ResourceContents) (mcp.ResourceContents, int
 		t.MIMEType, b = m.neut.Defuse(t.MIMEType)
 		t.URI, c = m.defuseURI(t.URI)
 		return t, a + b + c
-	case *mcp.TextResourceContents:
-		if t == nil {
-			return rc, 0
-		}
-		cp, n := m.defuseContents(*t)
-		if n == 0 {
-			return rc, 0
-		}
-		v := cp.(mcp.TextResourceContents)
-		return &v, n
 	case mcp.BlobResourceContents:
 		var a, b int
 		t.MIMEType, a = m.neut.Defuse(t.MIMEType)
 		t.URI, b = m.defuseURI(t.URI)
 		return t, a + b
-	case *mcp.BlobResourceContents:
-		if t == nil {
-			return rc, 0
-		}
-		cp, n := m.defuseContents(*t)
-		if n == 0 {
-			return rc, 0
-		}
-		v := cp.(mcp.BlobResourceContents)
-		return &v, n
 	}
 	return rc, 0
 }

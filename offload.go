@@ -151,12 +151,6 @@ func storedPart(ct mcp.Content) bool {
 	case mcp.EmbeddedResource:
 		_, ok := textOf(t.Resource)
 		return ok
-	case *mcp.EmbeddedResource:
-		if t == nil {
-			return false
-		}
-		_, ok := textOf(t.Resource)
-		return ok
 	}
 	return false
 }

@@ -65,13 +65,6 @@ func measure(r *mcp.CallToolResult, limit int) (over bool, rd readable, tok int)
 				rd.resources = append(rd.resources, tr)
 				n += len(tr.text)
 			}
-		case *mcp.EmbeddedResource:
-			if t != nil {
-				if tr, ok := textOf(t.Resource); ok {
-					rd.resources = append(rd.resources, tr)
-					n += len(tr.text)
-				}
-			}
 		}
 	}
 	n += max(blocks-1, 0) // the newlines joining the blocks
@@ -114,10 +107,6 @@ func textOf(rc mcp.ResourceContents) (textResource, bool) {
 	switch t := rc.(type) {
 	case mcp.TextResourceContents:
 		return textResource{t.URI, t.MIMEType, t.Text}, true
-	case *mcp.TextResourceContents:
-		if t != nil {
-			return textResource{t.URI, t.MIMEType, t.Text}, true
-		}
 	}
 	return textResource{}, false
 }
