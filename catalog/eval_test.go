@@ -28,60 +28,20 @@ func TestReadQueries(t *testing.T) {
 	if len(qs) < 80 {
 		t.Fatalf("got %d queries, want at least 80", len(qs))
 	}
+	count := map[string]int{}
+	for _, q := range qs {
+		count[q.Split]++
+	}
 	// The share is of the original tune+holdout set; the later holdouts
 	// were pre-registered separately and stay out of the ratio.
-	hold, orig, hold2, hold3, hold4, hold5, hold6, hold7, hold8, hold9 := 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-	for _, q := range qs {
-		switch q.Split {
-		case "holdout":
-			hold++
-			orig++
-		case "tune":
-			orig++
-		case "holdout2":
-			hold2++
-		case "holdout3":
-			hold3++
-		case "holdout4":
-			hold4++
-		case "holdout5":
-			hold5++
-		case "holdout6":
-			hold6++
-		case "holdout7":
-			hold7++
-		case "holdout8":
-			hold8++
-		case "holdout9":
-			hold9++
-		}
-	}
-	if hold9 < 60 {
-		t.Errorf("got %d holdout9 queries, want at least 60", hold9)
-	}
-	if hold8 < 60 {
-		t.Errorf("got %d holdout8 queries, want at least 60", hold8)
-	}
-	if hold7 < 60 {
-		t.Errorf("got %d holdout7 queries, want at least 60", hold7)
-	}
-	if hold6 < 60 {
-		t.Errorf("got %d holdout6 queries, want at least 60", hold6)
-	}
-	if hold5 < 60 {
-		t.Errorf("got %d holdout5 queries, want at least 60", hold5)
-	}
-	if hold4 < 50 {
-		t.Errorf("got %d holdout4 queries, want at least 50", hold4)
-	}
-	if hold3 < 60 {
-		t.Errorf("got %d holdout3 queries, want at least 60", hold3)
-	}
-	if hold2 < 40 {
-		t.Errorf("got %d holdout2 queries, want at least 40", hold2)
-	}
-	if frac := float64(hold) / float64(orig); frac < 0.2 || frac > 0.3 {
+	if frac := float64(count["holdout"]) / float64(count["holdout"]+count["tune"]); frac < 0.2 || frac > 0.3 {
 		t.Errorf("holdout share = %.2f, want about 0.25", frac)
+	}
+	for split, want := range map[string]int{"holdout2": 40, "holdout3": 60, "holdout4": 50, "holdout5": 60,
+		"holdout6": 60, "holdout7": 60, "holdout8": 60, "holdout9": 60} {
+		if count[split] < want {
+			t.Errorf("got %d %s queries, want at least %d", count[split], split, want)
+		}
 	}
 	_, err := catalog.ReadQueries(strings.NewReader(`{"q":"x"}` + "\n"))
 	if err == nil {
