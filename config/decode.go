@@ -136,19 +136,20 @@ func (d *decoder) decodeValue(loc, field string, raw any, dst reflect.Value) {
 	wrongType := func(want string) {
 		d.add(Problem{Server: loc, Field: field, Want: want + ", got " + typeName(raw)})
 	}
+	// badValue reports a value of the right shape but wrong content: a
+	// scalar is quoted, anything else is named by its type.
+	badValue := func(want string) {
+		if s, isScalar := scalar(raw); isScalar {
+			d.add(Problem{Server: loc, Field: field, Value: s, Want: want})
+			return
+		}
+		wrongType(want)
+	}
 	switch {
 	case dst.Type() == durationType:
 		dur, ok := toDuration(raw)
 		if !ok {
-			p := Problem{Server: loc, Field: field, Want: "a duration with a unit, like 30s or 2m"}
-			if s, isStr := raw.(string); isStr {
-				p.Value = s
-			} else if s, isScalar := scalar(raw); isScalar {
-				p.Value = s
-			} else {
-				p.Want += ", got " + typeName(raw)
-			}
-			d.add(p)
+			badValue("a duration with a unit, like 30s or 2m")
 			return
 		}
 		dst.SetInt(int64(dur))
@@ -162,13 +163,7 @@ func (d *decoder) decodeValue(loc, field string, raw any, dst reflect.Value) {
 	case dst.Kind() == reflect.Pointer && dst.Type().Elem().Kind() == reflect.Bool:
 		b, ok := toBool(raw)
 		if !ok {
-			p := Problem{Server: loc, Field: field, Want: "true or false"}
-			if s, isScalar := scalar(raw); isScalar {
-				p.Value = s
-			} else {
-				p.Want += ", got " + typeName(raw)
-			}
-			d.add(p)
+			badValue("true or false")
 			return
 		}
 		dst.Set(reflect.ValueOf(&b))
@@ -186,13 +181,7 @@ func (d *decoder) decodeValue(loc, field string, raw any, dst reflect.Value) {
 	case dst.Kind() == reflect.Int || dst.Kind() == reflect.Int64:
 		n, ok := toInt(raw)
 		if !ok {
-			p := Problem{Server: loc, Field: field, Want: "a whole number"}
-			if s, isScalar := scalar(raw); isScalar {
-				p.Value = s
-			} else {
-				p.Want += ", got " + typeName(raw)
-			}
-			d.add(p)
+			badValue("a whole number")
 			return
 		}
 		dst.SetInt(int64(n))
