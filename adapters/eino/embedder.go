@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +40,10 @@ const (
 	// included) into EmbedderConfig.QueryPrefix and DocPrefix.
 	EnvEmbedQueryPrefix = "MCPFLEET_EMBED_QUERY_PREFIX"
 	EnvEmbedDocPrefix   = "MCPFLEET_EMBED_DOC_PREFIX"
+	// EnvEmbedMaxRetries is how many times a failed request is retried,
+	// a whole number: 0 (or a negative number) turns retries off, unset
+	// means DefaultEmbedMaxRetries.
+	EnvEmbedMaxRetries = "MCPFLEET_EMBED_MAX_RETRIES"
 )
 
 // Embedder defaults, used where EmbedderConfig leaves a field zero.
@@ -52,6 +58,22 @@ const (
 	// DefaultEmbedMaxResponse bounds the bytes read from one response:
 	// 64 vectors of 3072 floats as JSON take about 4 MiB.
 	DefaultEmbedMaxResponse = 32 << 20
+	// DefaultEmbedMaxRetries is how many times a request that failed for
+	// a passing reason (429, 408, a 5xx, a dropped connection) is sent
+	// again: three attempts in all.
+	DefaultEmbedMaxRetries = 2
+	// DefaultEmbedMaxRetryWait bounds the time one request spends waiting
+	// between its attempts: enough for a rate limit's usual few seconds,
+	// short of the catalog's two minutes for every entry's vector.
+	DefaultEmbedMaxRetryWait = 10 * time.Second
+)
+
+// Backoff between attempts when the endpoint names no wait: the first
+// wait is about retryBase, doubling up to retryCap, each drawn from its
+// upper half so that clients failed together do not retry together.
+const (
+	retryBase = 500 * time.Millisecond
+	retryCap  = 5 * time.Second
 )
 
 // EmbedderConfig configures an OpenAIEmbedder. Model and BaseURL are
@@ -78,6 +100,16 @@ type EmbedderConfig struct {
 	// sends texts as given, since only the caller knows which is which;
 	// these belong in catalog.Config's EmbedQueryPrefix and EmbedDocPrefix.
 	QueryPrefix, DocPrefix string
+	// MaxRetries is how many times a request is sent again after a 429,
+	// 408 or 5xx answer (but 501) or a dropped connection
+	// (DefaultEmbedMaxRetries); a negative value turns retries off. Other
+	// 4xx answers, malformed responses, the per-request Timeout and ctx
+	// ending are never retried.
+	MaxRetries int
+	// MaxRetryWait bounds the total wait between one request's attempts
+	// (DefaultEmbedMaxRetryWait). A Retry-After beyond what is left of it,
+	// or beyond ctx's deadline, ends the call at once with the last error.
+	MaxRetryWait time.Duration
 }
 
 // ErrEmbedderConfig is wrapped by NewOpenAIEmbedder's errors: the config
@@ -92,6 +124,9 @@ var ErrEmbedderConfig = errors.New("eino: invalid embedder config")
 // is not sent to another host). A key may be empty only for a local
 // endpoint, as for ModelConfigFromEnv. MCPFLEET_EMBED_QUERY_PREFIX and
 // MCPFLEET_EMBED_DOC_PREFIX fill QueryPrefix and DocPrefix.
+// MCPFLEET_EMBED_MAX_RETRIES, a whole number, fills MaxRetries, except that
+// there 0 means no retries (MaxRetries -1), as an operator would expect;
+// any other value is an *EnvValueError, joined with any *MissingEnvError.
 func EmbedderConfigFromEnv(getenv func(string) string) (EmbedderConfig, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -101,6 +136,18 @@ func EmbedderConfigFromEnv(getenv func(string) string) (EmbedderConfig, error) {
 		return EmbedderConfig{}, nil
 	}
 	c.QueryPrefix, c.DocPrefix = getenv(EnvEmbedQueryPrefix), getenv(EnvEmbedDocPrefix)
+	var errs []error
+	if v := getenv(EnvEmbedMaxRetries); v != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		switch {
+		case err != nil:
+			errs = append(errs, &EnvValueError{Var: EnvEmbedMaxRetries, Value: v, Want: "a whole number of retries, 0 for none"})
+		case n <= 0:
+			c.MaxRetries = -1
+		default:
+			c.MaxRetries = n
+		}
+	}
 	keyVar := EnvAPIKey
 	c.BaseURL = getenv(EnvEmbedBaseURL)
 	if c.BaseURL != "" {
@@ -118,9 +165,9 @@ func EmbedderConfigFromEnv(getenv func(string) string) (EmbedderConfig, error) {
 		missing = append(missing, keyVar)
 	}
 	if missing != nil {
-		return c, &MissingEnvError{Vars: missing}
+		errs = append([]error{&MissingEnvError{Vars: missing}}, errs...)
 	}
-	return c, nil
+	return c, errors.Join(errs...)
 }
 
 // EmbedderFromEnv builds an OpenAIEmbedder from MCPFLEET_EMBED_MODEL and
@@ -146,6 +193,12 @@ type OpenAIEmbedder struct {
 	timeout              time.Duration
 	maxBody              int64
 	client               *http.Client
+	retries              int // 0 when off
+	retryWait            time.Duration
+	// now and sleep are time.Now and sleepCtx but in tests, which must
+	// neither wait out backoffs nor depend on how long they take.
+	now   func() time.Time
+	sleep func(context.Context, time.Duration) error
 }
 
 // NewOpenAIEmbedder checks cfg and returns an embedder. It sends nothing.
@@ -161,14 +214,21 @@ func NewOpenAIEmbedder(cfg EmbedderConfig) (*OpenAIEmbedder, error) {
 		// url.Parse's error quotes the URL, which may hold a password.
 		errs = append(errs, fmt.Errorf("%w: BaseURL must be an http(s) URL with a host", ErrEmbedderConfig))
 	}
-	if cfg.BatchSize < 0 || cfg.Timeout < 0 || cfg.MaxResponseBytes < 0 {
-		errs = append(errs, fmt.Errorf("%w: BatchSize, Timeout and MaxResponseBytes must not be negative", ErrEmbedderConfig))
+	if cfg.BatchSize < 0 || cfg.Timeout < 0 || cfg.MaxResponseBytes < 0 || cfg.MaxRetryWait < 0 {
+		errs = append(errs, fmt.Errorf("%w: BatchSize, Timeout, MaxResponseBytes and MaxRetryWait must not be negative", ErrEmbedderConfig))
 	}
 	if errs != nil {
 		return nil, errors.Join(errs...)
 	}
 	e := &OpenAIEmbedder{model: cfg.Model, endpoint: u.String(), key: cfg.APIKey,
-		batch: cfg.BatchSize, timeout: cfg.Timeout, maxBody: cfg.MaxResponseBytes, client: cfg.HTTPClient}
+		batch: cfg.BatchSize, timeout: cfg.Timeout, maxBody: cfg.MaxResponseBytes, client: cfg.HTTPClient,
+		retries: max(cfg.MaxRetries, 0), retryWait: cfg.MaxRetryWait, now: time.Now, sleep: sleepCtx}
+	if cfg.MaxRetries == 0 {
+		e.retries = DefaultEmbedMaxRetries
+	}
+	if e.retryWait == 0 {
+		e.retryWait = DefaultEmbedMaxRetryWait
+	}
 	if e.batch == 0 {
 		e.batch = DefaultEmbedBatchSize
 	}
@@ -197,8 +257,9 @@ func (e *OpenAIEmbedder) Endpoint() string {
 func (e *OpenAIEmbedder) GetType() string { return "OpenAICompatible" }
 
 // EmbedStrings returns one vector per text, in order. Texts go in batches
-// of EmbedderConfig.BatchSize, one request at a time; the first failure
-// ends the call with an *EmbedError. embedding.WithModel overrides the
+// of EmbedderConfig.BatchSize, one request at a time, each retried as
+// EmbedderConfig.MaxRetries says; the first batch that still fails ends
+// the call with an *EmbedError. embedding.WithModel overrides the
 // model for this call. No texts means no request.
 func (e *OpenAIEmbedder) EmbedStrings(ctx context.Context, texts []string, opts ...embedding.Option) ([][]float64, error) {
 	model := e.model
@@ -230,13 +291,105 @@ type embedResponse struct {
 	} `json:"data"`
 }
 
+// embedBatch sends one batch, again while the failure is one that passes
+// and the wait it calls for fits what is left of MaxRetryWait and of ctx.
 func (e *OpenAIEmbedder) embedBatch(ctx context.Context, model string, texts []string) ([][]float64, error) {
-	fail := func(reason EmbedReason, status int, detail string, err error) error {
-		return &EmbedError{Endpoint: e.Endpoint(), Model: model, Reason: reason, Status: status, Detail: e.scrub(detail), Err: err}
-	}
 	body, err := json.Marshal(embedRequest{Model: model, Input: texts})
 	if err != nil {
-		return nil, fail(EmbedReasonRequest, 0, "encoding the request", err)
+		return nil, &EmbedError{Endpoint: e.Endpoint(), Model: model, Reason: EmbedReasonRequest, Detail: "encoding the request", Err: err, Attempts: 1}
+	}
+	var waited time.Duration
+	for attempt := 1; ; attempt++ {
+		vecs, ee := e.attempt(ctx, model, texts, body)
+		if ee == nil {
+			return vecs, nil
+		}
+		ee.Attempts = attempt
+		if attempt > e.retries || !e.retryable(ctx, ee) {
+			return nil, ee
+		}
+		wait := ee.RetryAfter
+		if wait <= 0 {
+			wait = backoff(attempt)
+		}
+		if waited+wait > e.retryWait {
+			return nil, ee
+		}
+		if d, ok := ctx.Deadline(); ok && e.now().Add(wait).After(d) {
+			return nil, ee
+		}
+		if err := e.sleep(ctx, wait); err != nil {
+			// The caller gave up; errors.Is matches its reason, and the
+			// text keeps what the endpoint last said.
+			return nil, &EmbedError{Endpoint: ee.Endpoint, Model: model, Reason: EmbedReasonRequest,
+				Detail: "cancelled while waiting to retry; last attempt: " + ee.summary(), Err: err, Attempts: attempt}
+		}
+		waited += wait
+	}
+}
+
+// retryable reports whether the failure may pass: a status that says so,
+// or a dropped connection. ctx ending is the caller's decision, and a
+// request that ran out its own Timeout would most likely do so again.
+func (e *OpenAIEmbedder) retryable(ctx context.Context, ee *EmbedError) bool {
+	switch ee.Reason {
+	case EmbedReasonStatus:
+		s := ee.Status
+		return s == http.StatusRequestTimeout || s == http.StatusTooManyRequests || s >= 500 && s != http.StatusNotImplemented
+	case EmbedReasonRequest:
+		return ee.Err != nil && ctx.Err() == nil && !errors.Is(ee.Err, context.DeadlineExceeded) && !errors.Is(ee.Err, context.Canceled)
+	}
+	return false
+}
+
+// backoff is the wait before attempt+1 when the endpoint named none:
+// retryBase doubled per attempt up to retryCap, drawn from its upper half.
+func backoff(attempt int) time.Duration {
+	d := retryCap
+	if attempt < 8 {
+		d = min(retryBase<<(attempt-1), retryCap)
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// retryAfter reads a Retry-After header, delay-seconds or an HTTP date
+// (RFC 9110, 10.2.3); 0 when absent, unreadable or already past.
+func retryAfter(h string, now time.Time) time.Duration {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return 0
+	}
+	if n, err := strconv.ParseInt(h, 10, 64); err == nil {
+		if n <= 0 {
+			return 0
+		}
+		// Beyond any budget anyway; the cap only keeps the product from
+		// overflowing.
+		return time.Duration(min(n, int64(math.MaxInt64/time.Second))) * time.Second
+	}
+	if t, err := http.ParseTime(h); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// sleepCtx waits d, or until ctx ends, returning ctx's error then.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// attempt sends one request. On a 429 or 503, the error's RetryAfter is
+// the wait the endpoint asked for.
+func (e *OpenAIEmbedder) attempt(ctx context.Context, model string, texts []string, body []byte) ([][]float64, *EmbedError) {
+	fail := func(reason EmbedReason, status int, detail string, err error) *EmbedError {
+		return &EmbedError{Endpoint: e.Endpoint(), Model: model, Reason: reason, Status: status, Detail: e.scrub(detail), Err: err}
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
@@ -265,7 +418,11 @@ func (e *OpenAIEmbedder) embedBatch(ctx context.Context, model string, texts []s
 		return nil, fail(EmbedReasonRequest, resp.StatusCode, "reading the response", err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, fail(EmbedReasonStatus, resp.StatusCode, errorDetail(string(raw), e.scrub), nil)
+		ee := fail(EmbedReasonStatus, resp.StatusCode, errorDetail(string(raw), e.scrub), nil)
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			ee.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), e.now())
+		}
+		return nil, ee
 	}
 	if int64(len(raw)) > e.maxBody {
 		return nil, fail(EmbedReasonTooLarge, resp.StatusCode, fmt.Sprintf("response over %d bytes", e.maxBody), nil)

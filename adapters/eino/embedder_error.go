@@ -3,6 +3,7 @@ package eino
 import (
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // EmbedReason says why an embeddings request failed.
@@ -28,8 +29,9 @@ const (
 )
 
 // EmbedError is the error of a failed OpenAIEmbedder request. Its text
-// names the endpoint, the model and the HTTP status; it never contains the
-// API key.
+// names the endpoint, the model, the HTTP status and, after retries, the
+// number of attempts; it never contains the API key. Fields describe the
+// last attempt.
 type EmbedError struct {
 	// Endpoint is the request URL, with any password redacted.
 	Endpoint string
@@ -42,21 +44,52 @@ type EmbedError struct {
 	Detail string
 	// Err is the underlying error, if any.
 	Err error
+	// Attempts is how many requests were sent, retries included.
+	Attempts int
+	// RetryAfter is the wait a 429 or 503 answer asked for in its
+	// Retry-After header, 0 if none. When it is set on the returned
+	// error, the wait did not fit EmbedderConfig.MaxRetryWait or ctx, or
+	// the retries were spent.
+	RetryAfter time.Duration
 }
 
 func (e *EmbedError) Error() string {
-	s := fmt.Sprintf("eino: embeddings at %s (model %s): ", e.Endpoint, e.Model)
+	return fmt.Sprintf("eino: embeddings at %s (model %s): ", e.Endpoint, e.Model) + e.summary()
+}
+
+// summary is the error text after the endpoint and model.
+func (e *EmbedError) summary() string {
+	var s string
 	if e.Status != 0 {
 		s += fmt.Sprintf("HTTP %d %s: ", e.Status, http.StatusText(e.Status))
 	}
 	s += string(e.Reason)
+	if e.Attempts > 1 {
+		s += fmt.Sprintf(" after %d attempts", e.Attempts)
+	}
 	if e.Detail != "" {
 		s += ": " + e.Detail
 	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
+	if e.RetryAfter > 0 {
+		s += fmt.Sprintf(" (retry after %v)", e.RetryAfter)
+	}
 	return s
 }
 
 func (e *EmbedError) Unwrap() error { return e.Err }
+
+// EnvValueError is a set environment variable whose value cannot be used.
+// Value is quoted in the text: only variables that hold no secret are
+// parsed into one.
+type EnvValueError struct {
+	Var, Value string
+	// Want says what is accepted.
+	Want string
+}
+
+func (e *EnvValueError) Error() string {
+	return fmt.Sprintf("eino: %s: got %q, want %s", e.Var, e.Value, e.Want)
+}

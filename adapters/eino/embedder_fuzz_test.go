@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 )
@@ -42,6 +43,7 @@ func FuzzOpenAIEmbedderResponse(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		mcpeino.SetRetryClock(e, time.Now, (&fakeWaits{}).Sleep)
 		v, err := e.EmbedStrings(t.Context(), []string{"a", "b"})
 		var ee *mcpeino.EmbedError
 		switch {

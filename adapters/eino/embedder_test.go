@@ -245,21 +245,22 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 		maxBytes int64
 		reason   mcpeino.EmbedReason
 		status   int
+		attempts int      // 3 where the default retries apply
 		text     []string // substrings of Error()
 	}{
-		{"HTTP 500", einotest.EmbeddingServerOptions{Status: 500}, "", 0, mcpeino.EmbedReasonStatus, 500,
-			[]string{"HTTP 500 Internal Server Error", "scripted failure"}},
-		{"HTTP 401", einotest.EmbeddingServerOptions{Status: 401}, "", 0, mcpeino.EmbedReasonStatus, 401, []string{"HTTP 401"}},
-		{"malformed JSON", einotest.EmbeddingServerOptions{Body: `{"data": [`}, "", 0, mcpeino.EmbedReasonResponse, 200, []string{"malformed JSON"}},
-		{"wrong count", einotest.EmbeddingServerOptions{Drop: true}, "", 0, mcpeino.EmbedReasonCount, 200, []string{"sent 3 texts, got 2 vectors"}},
+		{"HTTP 500", einotest.EmbeddingServerOptions{Status: 500}, "", 0, mcpeino.EmbedReasonStatus, 500, 3,
+			[]string{"HTTP 500 Internal Server Error: http_status after 3 attempts", "scripted failure"}},
+		{"HTTP 401", einotest.EmbeddingServerOptions{Status: 401}, "", 0, mcpeino.EmbedReasonStatus, 401, 1, []string{"HTTP 401"}},
+		{"malformed JSON", einotest.EmbeddingServerOptions{Body: `{"data": [`}, "", 0, mcpeino.EmbedReasonResponse, 200, 1, []string{"malformed JSON"}},
+		{"wrong count", einotest.EmbeddingServerOptions{Drop: true}, "", 0, mcpeino.EmbedReasonCount, 200, 1, []string{"sent 3 texts, got 2 vectors"}},
 		{"index out of range", einotest.EmbeddingServerOptions{Body: `{"data":[{"index":0,"embedding":[1]},{"index":1,"embedding":[1]},{"index":7,"embedding":[1]}]}`},
-			"", 0, mcpeino.EmbedReasonResponse, 200, []string{"index 7 out of range"}},
+			"", 0, mcpeino.EmbedReasonResponse, 200, 1, []string{"index 7 out of range"}},
 		{"index twice", einotest.EmbeddingServerOptions{Body: `{"data":[{"index":0,"embedding":[1]},{"index":0,"embedding":[1]},{"index":1,"embedding":[1]}]}`},
-			"", 0, mcpeino.EmbedReasonResponse, 200, []string{"index 0 appears twice"}},
+			"", 0, mcpeino.EmbedReasonResponse, 200, 1, []string{"index 0 appears twice"}},
 		{"mixed dimensions", einotest.EmbeddingServerOptions{Body: `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1]},{"index":2,"embedding":[1,2]}]}`},
-			"", 0, mcpeino.EmbedReasonResponse, 200, []string{"vector 1 has 1 dimensions"}},
-		{"response too large", einotest.EmbeddingServerOptions{}, "", 64, mcpeino.EmbedReasonTooLarge, 200, []string{"over 64 bytes"}},
-		{"connection refused", einotest.EmbeddingServerOptions{}, closedURL, 0, mcpeino.EmbedReasonRequest, 0, []string{"request"}},
+			"", 0, mcpeino.EmbedReasonResponse, 200, 1, []string{"vector 1 has 1 dimensions"}},
+		{"response too large", einotest.EmbeddingServerOptions{}, "", 64, mcpeino.EmbedReasonTooLarge, 200, 1, []string{"over 64 bytes"}},
+		{"connection refused", einotest.EmbeddingServerOptions{}, closedURL, 0, mcpeino.EmbedReasonRequest, 0, 3, []string{"request after 3 attempts"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -270,6 +271,7 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 				base = tt.base
 			}
 			e := newEmbedder(t, base, mcpeino.EmbedderConfig{APIKey: testKey, MaxResponseBytes: tt.maxBytes})
+			mcpeino.SetRetryClock(e, time.Now, (&fakeWaits{}).Sleep)
 			v, err := e.EmbedStrings(t.Context(), []string{"a", "b", "c"})
 			var ee *mcpeino.EmbedError
 			if !errors.As(err, &ee) {
@@ -279,12 +281,12 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 				t.Errorf("vectors = %v alongside an error, want nil", v)
 			}
 			got := struct {
-				Endpoint, Model string
-				Reason          mcpeino.EmbedReason
-				Status          int
-			}{ee.Endpoint, ee.Model, ee.Reason, ee.Status}
+				Endpoint, Model  string
+				Reason           mcpeino.EmbedReason
+				Status, Attempts int
+			}{ee.Endpoint, ee.Model, ee.Reason, ee.Status, ee.Attempts}
 			want := got
-			want.Endpoint, want.Model, want.Reason, want.Status = base+"/embeddings", "text-embedding-test", tt.reason, tt.status
+			want.Endpoint, want.Model, want.Reason, want.Status, want.Attempts = base+"/embeddings", "text-embedding-test", tt.reason, tt.status, tt.attempts
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("error fields (-want +got):\n%s", diff)
 			}
@@ -388,7 +390,8 @@ func TestHybridSearchOverHTTP(t *testing.T) {
 
 	down := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Status: http.StatusServiceUnavailable})
 	defer down.Close()
-	failing := catalog.Build(servers, catalog.Config{Embedder: mcpeino.CatalogEmbedder(newEmbedder(t, down.BaseURL(), mcpeino.EmbedderConfig{}))})
+	// No retries: the fallback is the point here, not the waits before it.
+	failing := catalog.Build(servers, catalog.Config{Embedder: mcpeino.CatalogEmbedder(newEmbedder(t, down.BaseURL(), mcpeino.EmbedderConfig{MaxRetries: -1}))})
 	if diff := cmp.Diff(hitNames(bm25), hitNames(failing.Search(ctx, q, 5))); diff != "" {
 		t.Errorf("failing embedder: ranking (-bm25 +got):\n%s", diff)
 	}
