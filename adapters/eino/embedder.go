@@ -483,19 +483,25 @@ func errorDetail(s string, scrub func(string) string) string {
 }
 
 // CatalogEmbedder adapts any eino embedding.Embedder to catalog.Embedder,
-// whose method takes no options. A nil e, or a nil *OpenAIEmbedder as
-// EmbedderFromEnv returns when embeddings are off, gives a nil
-// catalog.Embedder, so
+// whose method takes no options. A nil e, or a nil *OpenAIEmbedder or
+// *EmbedCache as EmbedderFromEnv and NewEmbedCache return when embeddings
+// are off, gives a nil catalog.Embedder, so
 //
-//	cfg.Embedder = eino.CatalogEmbedder(emb)
+//	cfg.Embedder = eino.CatalogEmbedder(eino.NewEmbedCache(emb, 0))
 //
 // leaves search BM25 rather than failing on every query.
 func CatalogEmbedder(e embedding.Embedder) catalog.Embedder {
-	if e == nil {
+	switch v := e.(type) {
+	case nil:
 		return nil
-	}
-	if o, ok := e.(*OpenAIEmbedder); ok && o == nil {
-		return nil
+	case *OpenAIEmbedder:
+		if v == nil {
+			return nil
+		}
+	case *EmbedCache:
+		if v == nil {
+			return nil
+		}
 	}
 	return catalogEmbedder{e}
 }

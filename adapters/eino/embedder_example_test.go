@@ -44,3 +44,35 @@ func ExampleCatalogEmbedder() {
 	// hybrid: kubernetes.pods_log [k8s-1 k8s-2]
 	// hybrid: prometheus.pods_log [prom-1]
 }
+
+// A cache in front of the embedder: the first build sends every entry and
+// the query; building the same catalog again, as serve does when the
+// fleet changes, sends nothing to the endpoint.
+func ExampleNewEmbedCache() {
+	ctx := context.Background()
+	mx := exampleMux(ctx)
+	defer mx.Close()
+	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{})
+	defer srv.Close()
+	emb, err := mcpeino.NewOpenAIEmbedder(mcpeino.EmbedderConfig{Model: "text-embedding-3-small", BaseURL: srv.BaseURL()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cfg := mcpeino.CatalogConfig(mx.Config())
+	cfg.Embedder = mcpeino.CatalogEmbedder(mcpeino.NewEmbedCache(emb, 0))
+	cfg.EmbedTimeout = -1 // wait for the vectors, so the counts are settled
+
+	ctx = catalog.WithScopes(ctx, catalog.ScopeAll)
+	for _, build := range []string{"first", "second"} {
+		before := len(srv.Requests())
+		catalog.Build(mx.Servers(), cfg).Search(ctx, "pod logs", 1)
+		texts := 0
+		for _, r := range srv.Requests()[before:] {
+			texts += len(r.Input)
+		}
+		fmt.Printf("%s build: %d texts sent\n", build, texts)
+	}
+	// Output:
+	// first build: 15 texts sent
+	// second build: 0 texts sent
+}

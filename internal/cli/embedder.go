@@ -21,7 +21,10 @@ import (
 // timeout at most and its figures never mix hybrid and BM25 rankings.
 // serve keeps the catalog's defaults: each search waits at most
 // catalog.DefaultEmbedTimeout, and a failure is retried after
-// catalog.DefaultEmbedCooldown.
+// catalog.DefaultEmbedCooldown. serve also caches vectors across the
+// catalog rebuilds that fleet changes cause, so a rebuild embeds only
+// the entries whose text changed; a one-shot command builds one catalog
+// and would only fill the cache.
 func hybridConfig(cfg *catalog.Config, env []string, oneShot bool, warn func(error)) error {
 	ec, err := eino.EmbedderConfigFromEnv(func(k string) string { return lookupEnv(env, k) })
 	if err != nil {
@@ -35,6 +38,9 @@ func hybridConfig(cfg *catalog.Config, env []string, oneShot bool, warn func(err
 		return fmt.Errorf("hybrid search: %w", err)
 	}
 	cfg.Embedder = eino.CatalogEmbedder(e)
+	if !oneShot {
+		cfg.Embedder = eino.CatalogEmbedder(eino.NewEmbedCache(e, 0))
+	}
 	cfg.EmbedQueryPrefix, cfg.EmbedDocPrefix = ec.QueryPrefix, ec.DocPrefix
 	cfg.OnEmbedError = warn
 	if oneShot {

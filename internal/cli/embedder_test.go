@@ -103,7 +103,9 @@ func TestSearchEmbedderFailure(t *testing.T) {
 	cfg := writeFleet(t, stdFleet, "")
 	down := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Status: http.StatusInternalServerError})
 	defer down.Close()
-	env := []string{"MCPFLEET_EMBED_MODEL=e5", "OPENAI_BASE_URL=" + down.BaseURL(), "OPENAI_API_KEY=sk-secret"}
+	// No retries, so that one failure is one request; the retried run
+	// below checks that MCPFLEET_EMBED_MAX_RETRIES reaches the embedder.
+	env := []string{"MCPFLEET_EMBED_MODEL=e5", "OPENAI_BASE_URL=" + down.BaseURL(), "OPENAI_API_KEY=sk-secret", "MCPFLEET_EMBED_MAX_RETRIES=0"}
 	args := []string{"search", "--config", cfg, "why is the pod crashlooping"}
 
 	want := run(t, nil, "", args...)
@@ -118,12 +120,17 @@ func TestSearchEmbedderFailure(t *testing.T) {
 	if diff := cmp.Diff(wantWarn, got.stderr); diff != "" {
 		t.Errorf("stderr (-want +got):\n%s", diff)
 	}
+	before := len(down.Requests())
+	retried := run(t, append(env[:len(env):len(env)], "MCPFLEET_EMBED_MAX_RETRIES=1"), "", args...)
+	if n := len(down.Requests()) - before; n != 2 || !strings.Contains(retried.stderr, "http_status after 2 attempts") {
+		t.Errorf("with one retry: %d requests, stderr %q; want 2 and the attempts named", n, retried.stderr)
+	}
 
 	queries := "../../catalog/testdata/queries.jsonl"
 	if _, err := os.Stat(queries); err != nil {
 		t.Skip("no labelled queries at " + queries)
 	}
-	before := len(down.Requests())
+	before = len(down.Requests())
 	r := run(t, env, "", "eval-search", "--json", "--config", cfg, "--queries", queries)
 	if r.code != 0 {
 		t.Fatalf("eval-search exit %d: %s", r.code, r.stderr)
