@@ -50,6 +50,25 @@
 // does not apply them, since only the catalog knows which text is a
 // query: copy them into catalog.Config.EmbedQueryPrefix and EmbedDocPrefix.
 //
+// A request that fails for a reason that passes (429, 408, a 5xx other
+// than 501, a dropped connection) is sent again, up to
+// EmbedderConfig.MaxRetries times (2 by default; negative for none;
+// MCPFLEET_EMBED_MAX_RETRIES, where 0 means none). It waits what a 429 or
+// 503 asks in Retry-After (seconds or an HTTP date), else a jittered
+// backoff from 0.5 s doubling to 5 s; the waits of one request add up to
+// at most MaxRetryWait (10 s), and a wait that would not fit it or ctx's
+// deadline is not begun: the call fails at once, and the *EmbedError
+// carries the requested RetryAfter. Every wait ends when ctx does. Other
+// 4xx answers, malformed responses and the per-request Timeout are not
+// retried. The error's text counts the attempts.
+//
+// EmbedCache wraps any eino embedder and remembers vectors by model and
+// exact text, so that serve, which rebuilds its catalog whenever the
+// fleet changes, sends only the entries whose text changed (and repeated
+// queries not at all). It forwards the misses in input order in one call,
+// caches nothing from a failed one, and drops the least recently used
+// vector beyond its bound (DefaultEmbedCacheEntries).
+//
 // # Multimodal results
 //
 // A Tool is an InvokableTool returning a string: images and audio are
