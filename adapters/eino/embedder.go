@@ -101,7 +101,7 @@ type EmbedderConfig struct {
 	// these belong in catalog.Config's EmbedQueryPrefix and EmbedDocPrefix.
 	QueryPrefix, DocPrefix string
 	// MaxRetries is how many times a request is sent again after a 429,
-	// 408 or 5xx answer (but 501) or a dropped connection
+	// 408 or 5xx answer (other than 501) or a dropped connection
 	// (DefaultEmbedMaxRetries); a negative value turns retries off. Other
 	// 4xx answers, malformed responses, the per-request Timeout and ctx
 	// ending are never retried.
@@ -322,7 +322,7 @@ func (e *OpenAIEmbedder) embedBatch(ctx context.Context, model string, texts []s
 			// The caller gave up; errors.Is matches its reason, and the
 			// text keeps what the endpoint last said.
 			return nil, &EmbedError{Endpoint: ee.Endpoint, Model: model, Reason: EmbedReasonRequest,
-				Detail: "cancelled while waiting to retry; last attempt: " + ee.summary(), Err: err, Attempts: attempt}
+				Detail: "interrupted while waiting to retry; last attempt: " + ee.summary(), Err: err, Attempts: attempt}
 		}
 		waited += wait
 	}

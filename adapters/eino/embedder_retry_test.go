@@ -243,7 +243,7 @@ func TestOpenAIEmbedderRetryStopsForContext(t *testing.T) {
 		if !errors.As(err, &ee) || ee.Reason != mcpeino.EmbedReasonRequest || !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want a request *EmbedError wrapping context.Canceled", err)
 		}
-		for _, s := range []string{"cancelled while waiting to retry", "HTTP 503 Service Unavailable"} {
+		for _, s := range []string{"interrupted while waiting to retry", "HTTP 503 Service Unavailable"} {
 			if !strings.Contains(err.Error(), s) {
 				t.Errorf("error %q lacks %q", err, s)
 			}
