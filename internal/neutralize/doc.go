@@ -8,4 +8,20 @@
 // the envelope the multiplexer puts around tool output. The patterns are
 // heuristics tuned for recall on known injection phrasings; a false positive
 // costs a few bracket characters, never data.
+//
+// # JSON
+//
+// Tool output is often JSON, which a model reads decoded. A text that holds
+// JSON string escapes is therefore also scanned as decoded: <system> spelt
+// "\u003csystem\u003e", a turn after an escaped "\n", a phrase whose first
+// letter is "\u0069", a tool call nested in a string as {\"tool_calls\": …}.
+// The spans found there are defused where they are written, escapes and
+// all: "\u003c" becomes "\u2039" (‹), so that the span decodes to no
+// markup either, and every byte outside the spans is kept. Escapes are
+// decoded one level deep; "\\u003c" is a backslash and "u003c".
+//
+// Tool-call and turn JSON ({"tool_calls": …}, {"name": "x", "arguments": …},
+// "type": "tool_use" or "tool_result", "role": "assistant" followed by
+// "content") is defused inside its strings: {"name": "[defused: x]", …}, so
+// that valid JSON stays valid JSON.
 package neutralize
