@@ -23,5 +23,6 @@
 // Tool-call and turn JSON ({"tool_calls": …}, {"name": "x", "arguments": …},
 // "type": "tool_use" or "tool_result", "role": "assistant" followed by
 // "content") is defused inside its strings: {"name": "[defused: x]", …}, so
-// that valid JSON stays valid JSON.
+// that valid JSON stays valid JSON. [ImitationKeys] finds the same shapes in
+// a decoded JSON object, for callers that defuse values rather than text.
 package neutralize
