@@ -4,16 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/internal/neutralize"
 )
 
 // neutralizeResult marks each text block of r as data from c's server and
 // tool, and defuses what imitates instructions inside it and in the rest of
 // r that a model may read: embedded text resources, resource links,
-// structuredContent, and the MIME types and URIs that clients print beside
+// structuredContent, tool_use and tool_result parts (made enveloped text,
+// see toolPart), and the MIME types and URIs that clients print beside
 // images, audio and blobs (see defuseURI). The image, audio and blob data
 // are left as they are; r itself is not modified.
 func (m *Mux) neutralizeResult(ctx context.Context, c *Call, r *mcp.CallToolResult) *mcp.CallToolResult {
@@ -37,13 +41,18 @@ func (m *Mux) neutralizeResult(ctx context.Context, c *Call, r *mcp.CallToolResu
 // must stay valid against the tool's output schema, so only their strings
 // change, each exactly as Defuse changes a text. Clients (adapters/eino
 // among them) show all of them to the model, which is why they cannot be
-// left raw.
+// left raw. tool_use and tool_result parts are the exception: they become
+// enveloped text (see toolPart).
 func (m *Mux) defuseRest(ctx context.Context, c *Call, r *mcp.CallToolResult) {
 	if m.neut == nil {
 		return
 	}
 	n := 0
 	for i, ct := range r.Content {
+		if t, ok := m.toolPart(ctx, c, ct); ok {
+			r.Content[i] = t
+			continue
+		}
 		var k int
 		r.Content[i], k = m.defuseResource(ct)
 		n += k
@@ -56,6 +65,50 @@ func (m *Mux) defuseRest(ctx context.Context, c *Call, r *mcp.CallToolResult) {
 	if n > 0 && m.opts.metrics != nil {
 		m.opts.metrics.Defused(ctx, c, n)
 	}
+}
+
+// toolPart turns a tool_use or tool_result part (value or pointer) into a
+// text block: its JSON, defused, in the tool_output envelope. MCP defines
+// these parts for sampling; in a tool result they can only pass for a turn
+// of the conversation, and a client may render them as one, or drop them
+// (adapters/eino's Render does). As enveloped text the model reads them as
+// what they are, data the tool returned, and nothing in them is lost. Any
+// other part gives false.
+func (m *Mux) toolPart(ctx context.Context, c *Call, ct mcp.Content) (mcp.Content, bool) {
+	part, ann, kind := toolPartOf(ct)
+	if part == nil {
+		return ct, false
+	}
+	text := ""
+	if b, err := json.Marshal(part); err == nil {
+		text = string(b)
+	} else {
+		// A hook's Go value that JSON cannot hold (a cycle, a channel).
+		text = "(not encodable as JSON: " + err.Error() + ")"
+	}
+	t := mcp.NewTextContent(m.envelope(ctx, c, text, kind+" content, as JSON"))
+	t.Annotated = ann
+	return t, true
+}
+
+// toolPartOf returns a tool_use or tool_result part as a value, with its
+// annotations and type; nil for any other part.
+func toolPartOf(ct mcp.Content) (any, mcp.Annotated, string) {
+	switch p := ct.(type) {
+	case *mcp.ToolUseContent:
+		if p != nil {
+			return toolPartOf(*p)
+		}
+	case *mcp.ToolResultContent:
+		if p != nil {
+			return toolPartOf(*p)
+		}
+	case mcp.ToolUseContent:
+		return p, p.Annotated, mcp.ContentTypeToolUse
+	case mcp.ToolResultContent:
+		return p, p.Annotated, mcp.ContentTypeToolResult
+	}
+	return nil, mcp.Annotated{}, ""
 }
 
 // defuseResource defuses the text of an embedded text resource, the name,
@@ -141,7 +194,10 @@ func (m *Mux) defuseContents(rc mcp.ResourceContents) (mcp.ResourceContents, int
 const maxJSONDepth = 10000
 
 // defuseJSON defuses every string leaf of a JSON value; keys, numbers,
-// booleans and nulls are kept, and so is the shape. Containers are copied
+// booleans and nulls are kept, and so is the shape. In an object shaped
+// like a tool call or a turn (neutralize.ImitationKeys), the role, type
+// or called name that makes it one is defused whole: it is the string a
+// model would act on, and no pattern matches it alone. Containers are copied
 // only where something changed, so the server's value is never modified
 // and a clean value comes back as the very same one.
 //
@@ -163,8 +219,17 @@ func (m *Mux) defuseJSON(v any, depth int) (any, int) {
 	case map[string]any:
 		var out map[string]any
 		total := 0
+		// An object shaped like a tool call or a turn has the strings
+		// that make it one defused whole, as text defusal does in JSON.
+		mark := neutralize.ImitationKeys(x)
 		for k, e := range x {
-			d, n := m.defuseJSON(e, depth+1)
+			var d any
+			var n int
+			if s, ok := e.(string); ok && slices.Contains(mark, k) {
+				d, n = neutralize.Escape(s), 1
+			} else {
+				d, n = m.defuseJSON(e, depth+1)
+			}
 			// Keys are the server's too (file names, label maps) and
 			// clients print them. A key with whitespace is prose, not an
 			// identifier, so it is defused like a value; other keys stay
