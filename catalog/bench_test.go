@@ -48,14 +48,30 @@ func BenchmarkSearch(b *testing.B) {
 			i++
 		}
 	}
-	b.Run("fleet", func(b *testing.B) { run(b, buildFleet(b)) })
-	b.Run("10k", func(b *testing.B) {
-		c := synthetic(b, 10000)
-		if n := len(c.Entries()); n < 10000 {
-			b.Fatalf("%d entries", n)
+	// The -bm25 variants turn the reranker off: the ratio is its cost.
+	for _, rerank := range []bool{true, false} {
+		suffix := ""
+		if !rerank {
+			suffix = "-bm25"
 		}
-		run(b, c)
-	})
+		b.Run("fleet"+suffix, func(b *testing.B) {
+			c := buildFleet(b)
+			if !rerank {
+				c.SetRerankWeightsForTest(nil)
+			}
+			run(b, c)
+		})
+		b.Run("10k"+suffix, func(b *testing.B) {
+			c := synthetic(b, 10000)
+			if n := len(c.Entries()); n < 10000 {
+				b.Fatalf("%d entries", n)
+			}
+			if !rerank {
+				c.SetRerankWeightsForTest(nil)
+			}
+			run(b, c)
+		})
+	}
 	b.Run("session", func(b *testing.B) {
 		c := buildFleet(b)
 		s, err := c.NewSession(catalog.SessionConfig{Scopes: []string{"read"}, Mode: "on"})

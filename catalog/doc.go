@@ -105,7 +105,22 @@
 // the words of its name, the tool-name words most of its tools share
 // ("confluence_…", "jira_…") and the words most of its servers' names share
 // ("prom" of prom-eu and prom-us), unless two kinds share the word or a
-// third of the kinds use it. A tool named verbatim in the query ("pods_log", "kubernetes.pods_log",
+// third of the kinds use it.
+//
+// A reranker then reorders BM25's best 30 with a linear model over
+// lexical features: the idf-weighted share of the request's words each
+// field matches (name, catalog line, description, parameters), how much
+// of the tool's name the request says and how many of its name words it
+// does not, whether request and tool verbs agree, the kind signal, and
+// whether a get_ tool meets a request carrying an identifier (INC-2291,
+// !1842, a pod name). The weights were fitted by pairwise logistic
+// regression to the labelled queries, with and without aliases
+// (rerank_train_test.go; TRAIN=1 refits them and prints leave-one-split-out
+// figures). A Hit's Score is exp of the linear score: comparable within
+// one search, not across searches. Nothing but arithmetic runs at search
+// time.
+//
+// A tool named verbatim in the query ("pods_log", "kubernetes.pods_log",
 // "k8s-2.pods_log") ranks first. With an [Embedder], the top 100 of BM25
 // and of cosine similarity are fused by reciprocal rank fusion (k = 60).
 // Queries and tool texts can carry the instruction prefixes some models

@@ -17,3 +17,42 @@ func LexiconForTest() []LexiconEntryForTest {
 
 // HashChannelForTest exposes the #channel sigil check.
 func HashChannelForTest(q string) bool { return hashChannel(q) }
+
+// RerankSampleForTest returns the reranker's features for query's BM25
+// candidates, best BM25 first, with their "kind:tool" keys.
+func (c *Catalog) RerankSampleForTest(query string) (feats [][]float64, keys []string) {
+	ix := c.idx
+	q := ix.analyze(query)
+	req := requestIntent(query)
+	cands := ix.candidates(q, req, func(int) bool { return true }, rerankDepth)
+	top := 0.0
+	for _, cd := range cands {
+		top = max(top, cd.score)
+	}
+	hasID := hasIdentifier(query)
+	slots := ix.rerankSlots(q)
+	for _, cd := range cands {
+		f := ix.features(q, slots, req, hasID, cd, top)
+		feats = append(feats, f[:])
+		e := c.entries[cd.doc]
+		keys = append(keys, e.Kind+":"+e.Tool)
+	}
+	return feats, keys
+}
+
+// RerankWeightsForTest returns the committed weights and feature names.
+func RerankWeightsForTest() (w []float64, names []string) {
+	return rerankWeights[:], featureNames[:]
+}
+
+// SetRerankWeightsForTest replaces c's reranker weights; nil turns the
+// reranker off.
+func (c *Catalog) SetRerankWeightsForTest(w []float64) {
+	if w == nil {
+		c.idx.weights = nil
+		return
+	}
+	var f features
+	copy(f[:], w)
+	c.idx.weights = &f
+}

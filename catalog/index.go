@@ -84,7 +84,14 @@ type index struct {
 	// nameTerms are each tool's distinguishing name words (no kind
 	// prefix, no leading read verb), for name coverage.
 	nameTerms [][]string
-	scratch   sync.Pool // *scratch
+	// docFields are each document's terms with their field groups, and
+	// docVerb its name's leading read verb, for the reranker.
+	docFields [][]uint32
+	docVerb   []string
+	termID    map[string]uint32 // from 1
+	// weights are the reranker's; nil ranks by BM25 alone.
+	weights *features
+	scratch sync.Pool // *scratch
 }
 
 type phrase struct {
@@ -204,9 +211,18 @@ func newIndex(entries []Entry, lex *lexiconIndex) *index {
 	}
 	ix.buildKinds(entries, tfs, common)
 	ix.docIntent = make([]intent, n)
+	ix.docVerb = make([]string, n)
+	ix.docFields = make([][]uint32, n)
+	ix.termID = make(map[string]uint32, len(df))
+	for _, t := range slices.Sorted(maps.Keys(df)) {
+		ix.termID[t] = uint32(len(ix.termID) + 1)
+	}
 	for i, e := range entries {
 		ix.docIntent[i] = nameIntent(e.Tool)
+		ix.docVerb[i] = firstVerb(e.Tool)
+		ix.docFields[i] = docTermFields(docs[i], ix.termID)
 	}
+	ix.weights = &rerankWeights
 	ix.scratch.New = func() any {
 		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n)}
 	}
@@ -445,6 +461,22 @@ type scored struct {
 func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 	req := requestIntent(query)
 	q := ix.analyze(query)
+	if ix.weights == nil {
+		cands := ix.candidates(q, req, allow, limit)
+		out := make([]scored, len(cands))
+		for i, c := range cands {
+			out[i] = c.scored
+		}
+		return out
+	}
+	out := ix.rerank(q, req, query, ix.candidates(q, req, allow, max(limit, rerankDepth)), ix.weights)
+	return out[:min(limit, len(out))]
+}
+
+// candidates scores the query against every allowed document and returns
+// the best limit of those with a positive score, best first, ties by
+// document order (kind, tool).
+func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit int) []candidate {
 	sc := ix.scratch.Get().(*scratch)
 	scores, hits, cur := sc.scores, sc.hits, sc.cur
 	var touched, inSlot []int
@@ -474,25 +506,35 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 	// tool name whose words the query all says, in any order. Each
 	// document earns its best phrase once.
 	best := map[int32]float64{}
+	var aliasHit, nameHit map[int32]bool
 	for _, t := range q.raw {
 		for _, p := range ix.aliases[t] {
-			if p.bonus > best[p.doc] && containsRun(q.raw, p.terms) {
-				best[p.doc] = p.bonus
+			if containsRun(q.raw, p.terms) {
+				best[p.doc] = max(best[p.doc], p.bonus)
+				if aliasHit == nil {
+					aliasHit = map[int32]bool{}
+				}
+				aliasHit[p.doc] = true
 			}
 		}
 	}
 	for _, t := range q.terms {
 		for _, p := range ix.namePhrases[t] {
-			if p.bonus > best[p.doc] && containsAll(q.terms, p.terms) {
-				best[p.doc] = p.bonus
+			if containsAll(q.terms, p.terms) {
+				best[p.doc] = max(best[p.doc], p.bonus)
+				if nameHit == nil {
+					nameHit = map[int32]bool{}
+				}
+				nameHit[p.doc] = true
 			}
 		}
 	}
 	ks := ix.kindScores(q)
 	named := ix.namedKinds(q.terms)
-	out := make([]scored, 0, len(touched))
+	out := make([]candidate, 0, len(touched))
 	for _, d := range touched {
 		if allow(d) {
+			c := candidate{hits: int(hits[d]), aliasHit: aliasHit[int32(d)], nameHit: nameHit[int32(d)]}
 			// Coordination: a tool matching more of the query's words
 			// beats one matching a single rare word many times.
 			s := scores[d] * math.Pow(float64(hits[d])/float64(len(q.slots)), coord)
@@ -510,12 +552,15 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 			if ks != nil {
 				// The kind signal: "search loki for errors" is about
 				// grafana, whose tools may not say "search".
-				s *= 1 + kindBoost*ks[ix.docKind[d]]
+				c.kindScore = ks[ix.docKind[d]]
+				s *= 1 + kindBoost*c.kindScore
 			}
 			if named != nil && named[ix.docKind[d]] {
+				c.named = true
 				s *= 1 + namedBoost
 			}
-			out = append(out, scored{d, s})
+			c.scored = scored{d, s}
+			out = append(out, c)
 		}
 		scores[d], hits[d] = 0, 0
 	}
@@ -523,19 +568,26 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 	return topN(out, limit)
 }
 
+// ranked is what topN orders: a scored result, or one carrying more.
+type ranked interface{ key() scored }
+
+func (s scored) key() scored    { return s }
+func (c candidate) key() scored { return c.scored }
+
 // better orders scored results: higher score first, then document order.
-func better(a, b scored) bool {
-	if a.score != b.score {
-		return a.score > b.score
+func better[T ranked](a, b T) bool {
+	x, y := a.key(), b.key()
+	if x.score != y.score {
+		return x.score > y.score
 	}
-	return a.doc < b.doc
+	return x.doc < y.doc
 }
 
 // topN returns the n best of s, sorted. It keeps a min-heap of the best n
 // seen, so a broad query over 10,000 tools does not sort them all.
-func topN(s []scored, n int) []scored {
+func topN[T ranked](s []T, n int) []T {
 	if len(s) <= n {
-		sortScored(s)
+		sortRanked(s)
 		return s
 	}
 	h := slices.Clone(s[:n])
@@ -564,7 +616,7 @@ func topN(s []scored, n int) []scored {
 			down(0)
 		}
 	}
-	sortScored(h)
+	sortRanked(h)
 	return h
 }
 
@@ -620,15 +672,16 @@ func containsAll(set, ts []string) bool {
 	return true
 }
 
-func sortScored(s []scored) {
-	slices.SortFunc(s, func(a, b scored) int {
-		if a.score != b.score {
-			if a.score > b.score {
+func sortRanked[T ranked](s []T) {
+	slices.SortFunc(s, func(a, b T) int {
+		x, y := a.key(), b.key()
+		if x.score != y.score {
+			if x.score > y.score {
 				return -1
 			}
 			return 1
 		}
-		return a.doc - b.doc
+		return x.doc - y.doc
 	})
 }
 

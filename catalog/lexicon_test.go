@@ -15,6 +15,9 @@ import (
 // aliases configured.
 func TestLexicon(t *testing.T) {
 	c := catalog.Build(testFleet(t), fleetConfig(false))
+	// The lexicon's own effect: which twin of the right area ranks first
+	// is the reranker's job, and the eval measures it.
+	c.SetRerankWeightsForTest(nil)
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
 	tests := []struct {
 		query string
@@ -85,6 +88,8 @@ func TestAliasAsWritten(t *testing.T) {
 	}}}, catalog.Config{Kinds: map[string]catalog.KindConfig{"k8s": {
 		Aliases: map[string][]string{"pods_delete": {"kill pod"}},
 	}}})
+	// Two tools are too few for the reranker's features to mean much.
+	c.SetRerankWeightsForTest(nil)
 	ctx := catalog.WithScopes(t.Context(), "*")
 	for _, tc := range []struct{ query, want string }{
 		{"kill the pod", "pods_delete"},

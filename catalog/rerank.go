@@ -1,0 +1,271 @@
+package catalog
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// The reranker reorders BM25's best candidates with a linear model over
+// lexical features: which fields each of the request's words matched, how
+// much of the tool's name the request says, whether the request's verb
+// and the tool's agree, and the kind signal. Near twins (get vs list, a
+// read vs the change of the same object) differ in these and hardly in
+// BM25. The weights are fitted to the labelled queries in
+// testdata/queries.jsonl (see rerank_train_test.go); no model or service
+// runs at search time.
+
+// rerankDepth is how many BM25 candidates the reranker sees.
+const rerankDepth = 30
+
+// Feature positions.
+const (
+	fBase        = iota // log of the BM25 score over the best one's
+	fName               // idf-weighted share of the request's slots the name matches
+	fLine               // … the catalog line or title matches
+	fDesc               // … the description matches
+	fParam              // … parameter names or descriptions match
+	fSlots              // share of slots matched anywhere
+	fCover              // share of the tool's name words the request says
+	fUnsaid             // the tool's name words the request does not say, /3
+	fAliasHit           // an alias phrase found as written
+	fNameHit            // every name word said
+	fReadChange         // the request reads, the tool changes
+	fSameChange         // both change, the same way
+	fOtherChange        // both change, differently
+	fChangeRead         // the request changes, the tool reads
+	fKind               // the kind signal
+	fNamed              // the request names the tool's kind
+	fGetID              // a get_ tool and a request that carries an identifier
+	fListNoID           // a list_ tool and a request that carries none
+	fSearchVerb         // a search_/query_/find_ tool
+	nFeatures
+)
+
+var featureNames = [nFeatures]string{"base", "name", "line", "desc", "param", "slots", "cover",
+	"unsaid", "alias_hit", "name_hit", "read_change", "same_change", "other_change", "change_read",
+	"kind", "named", "get_id", "list_no_id", "search_verb"}
+
+type features [nFeatures]float64
+
+// rerankWeights are fitted by TestRerankTrain (TRAIN=1); rerank_train_test.go
+// documents how, and checks that a fresh fit reproduces them.
+var rerankWeights = features{
+	2.738, 1.530, 3.029, -1.155, 0.849, -1.090, -0.872, -3.926, -0.877, -0.626,
+	0.024, 0.482, 0.119, -0.601, 0.041, 0.520, -0.366, -0.379, 0.385,
+}
+
+// Field groups of a term in a document, one bit each.
+const (
+	gName uint8 = 1 << iota
+	gAlias
+	gLine
+	gDesc
+	gParam
+)
+
+var fieldGroup = [...]uint8{gName, gAlias, gLine, gLine, 0, gDesc, gParam, gParam}
+
+// docTermFields returns, for one document's fields, each term's id and
+// field groups packed as id<<8 | groups, sorted.
+func docTermFields(fs []field, id map[string]uint32) []uint32 {
+	m := map[string]uint8{}
+	for f, fl := range fs {
+		for _, t := range fl.terms {
+			m[t] |= fieldGroup[f]
+		}
+	}
+	out := make([]uint32, 0, len(m))
+	for t, g := range m {
+		if g != 0 {
+			out = append(out, id[t]<<8|uint32(g))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// groupsOf returns the field groups of term id in document d.
+func (ix *index) groupsOf(d int, id uint32) uint8 {
+	tf := ix.docFields[d]
+	i, _ := slices.BinarySearch(tf, id<<8)
+	if i < len(tf) && tf[i]>>8 == id {
+		return uint8(tf[i])
+	}
+	return 0
+}
+
+// slotAlt is a query slot's alternative as the reranker sees it.
+type slotAlt struct {
+	id uint32 // 0: no document has the term
+	w  float64
+}
+
+// rerankSlots resolves the query's slots to term ids and idf weights,
+// once per query.
+func (ix *index) rerankSlots(q *analyzed) [][]slotAlt {
+	out := make([][]slotAlt, len(q.slots))
+	for i, slot := range q.slots {
+		for _, a := range slot {
+			out[i] = append(out[i], slotAlt{ix.termID[a.t], a.w * ix.idf[a.t]})
+		}
+	}
+	return out
+}
+
+// candidate is what the BM25 pass knows of a document besides its score.
+type candidate struct {
+	scored
+	hits      int
+	aliasHit  bool
+	nameHit   bool
+	kindScore float64
+	named     bool
+}
+
+// features computes a candidate's features for query q.
+func (ix *index) features(q *analyzed, slots [][]slotAlt, req intent, hasID bool, c candidate, top float64) features {
+	var f features
+	f[fBase] = math.Log(max(c.score/top, 1e-3))
+	var total float64
+	var by [5]float64
+	for _, slot := range slots {
+		// A slot's weight is its own word's idf; an expansion-only slot
+		// weighs its best alternative's.
+		var sw float64
+		var best [5]float64
+		for _, a := range slot {
+			w := a.w
+			sw = max(sw, w)
+			if a.id == 0 {
+				continue
+			}
+			g := ix.groupsOf(c.doc, a.id)
+			for b := range 5 {
+				if g&(1<<b) != 0 {
+					best[b] = max(best[b], w)
+				}
+			}
+		}
+		total += sw
+		for b := range 5 {
+			by[b] += best[b]
+		}
+	}
+	if total > 0 {
+		f[fName], f[fLine], f[fDesc], f[fParam] = by[0]/total, by[2]/total, by[3]/total, by[4]/total
+	}
+	if len(q.slots) > 0 {
+		f[fSlots] = float64(c.hits) / float64(len(q.slots))
+	}
+	f[fCover] = ix.coverage(q, c.doc)
+	unsaid := 0
+	for _, t := range ix.nameTerms[c.doc] {
+		if q.weight[t] == 0 {
+			unsaid++
+		}
+	}
+	f[fUnsaid] = float64(unsaid) / 3
+	f[fAliasHit] = b2f(c.aliasHit)
+	f[fNameHit] = b2f(c.nameHit)
+	tool := ix.docIntent[c.doc]
+	switch {
+	case tool != 0 && req == 0:
+		f[fReadChange] = 1
+	case tool != 0 && req&tool != 0:
+		f[fSameChange] = 1
+	case tool != 0:
+		f[fOtherChange] = 1
+	case req != 0:
+		f[fChangeRead] = 1
+	}
+	f[fKind] = c.kindScore
+	f[fNamed] = b2f(c.named)
+	switch ix.docVerb[c.doc] {
+	case "get":
+		f[fGetID] = b2f(hasID)
+	case "list":
+		f[fListNoID] = b2f(!hasID)
+	case "search", "query", "find":
+		f[fSearchVerb] = 1
+	}
+	return f
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (f *features) dot(w *features) float64 {
+	s := 0.0
+	for i := range f {
+		s += f[i] * w[i]
+	}
+	return s
+}
+
+// hasIdentifier reports whether a request names one thing: a quoted
+// name, a path, a key or number of three digits or more (INC-2291, !1842,
+// a trace id), or a hyphenated name with digits (a pod). Measurements
+// ("p99", "6h", "5xx") are not names.
+func hasIdentifier(query string) bool {
+	for _, w := range strings.Fields(query) {
+		if strings.ContainsAny(w[:1], "\"'`") && len(w) > 2 {
+			return true
+		}
+		w = strings.Trim(w, ".,;:!?()\"'`")
+		if i := strings.IndexByte(w, '/'); i > 0 && i < len(w)-1 {
+			return true
+		}
+		digits := 0
+		for _, r := range w {
+			if unicode.IsDigit(r) {
+				digits++
+			}
+		}
+		if digits >= 3 || digits > 0 && strings.Contains(w, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// firstVerb returns the lower-case first word of a tool name when it is a
+// read verb the reranker distinguishes, else "".
+func firstVerb(tool string) string {
+	ws := nameWords(tool)
+	if len(ws) == 0 {
+		return ""
+	}
+	switch w := strings.ToLower(ws[0]); w {
+	case "get", "list", "search", "query", "find":
+		return w
+	}
+	return ""
+}
+
+// rerank scores cands with w and returns them best first. A candidate's
+// new score is exp of its linear score, so scores stay positive and keep
+// their order.
+func (ix *index) rerank(q *analyzed, req intent, query string, cands []candidate, w *features) []scored {
+	if len(cands) == 0 {
+		return nil
+	}
+	top := 0.0
+	for _, c := range cands {
+		top = max(top, c.score)
+	}
+	hasID := hasIdentifier(query)
+	slots := ix.rerankSlots(q)
+	out := make([]scored, len(cands))
+	for i, c := range cands {
+		f := ix.features(q, slots, req, hasID, c, top)
+		out[i] = scored{c.doc, math.Exp(f.dot(w))}
+	}
+	sortRanked(out)
+	return out
+}

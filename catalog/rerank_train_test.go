@@ -1,0 +1,219 @@
+package catalog_test
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/catalog"
+)
+
+// sample is one query's reranker input: its candidates' features and which
+// of them are right.
+type sample struct {
+	split string
+	bare  bool // built without aliases
+	feats [][]float64
+	pos   []bool
+}
+
+func rerankSamples(tb testing.TB, c *catalog.Catalog, qs []catalog.Query) []sample {
+	tb.Helper()
+	var out []sample
+	for _, q := range qs {
+		feats, keys := c.RerankSampleForTest(q.Q)
+		s := sample{split: q.Split, feats: feats, pos: make([]bool, len(keys))}
+		for i, k := range keys {
+			s.pos[i] = slices.Contains(q.Expect, k)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// fitRerank fits linear weights by pairwise logistic regression: every
+// right candidate should outscore every wrong one of its query. Each query
+// weighs the same whatever its number of pairs; l2 pulls the weights
+// toward the plain BM25 order (base weight 1, the rest 0). Full-batch
+// Adam from that start, a fixed number of steps: deterministic.
+func fitRerank(samples []sample, nf int, l2 float64, steps int) []float64 {
+	w := make([]float64, nf)
+	w[0] = 1
+	prior := slices.Clone(w)
+	m, v := make([]float64, nf), make([]float64, nf)
+	const lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
+	g := make([]float64, nf)
+	for step := 1; step <= steps; step++ {
+		clear(g)
+		nq := 0
+		for _, s := range samples {
+			var ps, ns []int
+			for i, p := range s.pos {
+				if p {
+					ps = append(ps, i)
+				} else {
+					ns = append(ns, i)
+				}
+			}
+			if len(ps) == 0 || len(ns) == 0 {
+				continue
+			}
+			nq++
+			scale := 1 / float64(len(ps)*len(ns))
+			for _, p := range ps {
+				for _, n := range ns {
+					d := 0.0
+					for j := range nf {
+						d += w[j] * (s.feats[p][j] - s.feats[n][j])
+					}
+					// d/dw log(1+exp(-d)) = -sigmoid(-d) * (fp-fn)
+					k := -scale / (1 + math.Exp(d))
+					for j := range nf {
+						g[j] += k * (s.feats[p][j] - s.feats[n][j])
+					}
+				}
+			}
+		}
+		for j := range nf {
+			g[j] = g[j]/float64(max(nq, 1)) + l2*(w[j]-prior[j])
+			m[j] = b1*m[j] + (1-b1)*g[j]
+			v[j] = b2*v[j] + (1-b2)*g[j]*g[j]
+			mh := m[j] / (1 - math.Pow(b1, float64(step)))
+			vh := v[j] / (1 - math.Pow(b2, float64(step)))
+			w[j] -= lr * mh / (math.Sqrt(vh) + eps)
+		}
+	}
+	return w
+}
+
+// rankOf returns the 1-based rank of the first right candidate under w, 0
+// if none is among them. Ties go to the earlier (better BM25) candidate.
+func rankOf(s sample, w []float64) int {
+	type c struct {
+		i     int
+		score float64
+	}
+	cs := make([]c, len(s.feats))
+	for i, f := range s.feats {
+		for j := range w {
+			cs[i].score += w[j] * f[j]
+		}
+		cs[i].i = i
+	}
+	slices.SortStableFunc(cs, func(a, b c) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	for r, x := range cs {
+		if s.pos[x.i] {
+			return r + 1
+		}
+	}
+	return 0
+}
+
+func recalls(samples []sample, w []float64) (r1, r5 float64) {
+	for _, s := range samples {
+		r := rankOf(s, w)
+		if r == 1 {
+			r1++
+		}
+		if r >= 1 && r <= 5 {
+			r5++
+		}
+	}
+	n := float64(max(len(samples), 1))
+	return r1 / n, r5 / n
+}
+
+// blind are the splits no tuning has seen yet; training never reads them.
+var blind = map[string]bool{"holdout10": true, "holdout11": true}
+
+// TestRerankTrain fits the reranker's weights (TRAIN=1) and reports
+// leave-one-split-out figures: each seen split scored by weights fitted
+// on the others.
+func TestRerankTrain(t *testing.T) {
+	if os.Getenv("TRAIN") == "" {
+		t.Skip("set TRAIN=1 to fit the reranker weights")
+	}
+	var seen []catalog.Query
+	for _, q := range loadQueries(t) {
+		if !blind[q.Split] {
+			seen = append(seen, q)
+		}
+	}
+	// Both configurations train it: the operator's aliases, and none, as
+	// a fleet starts out.
+	samples := rerankSamples(t, buildFleet(t), seen)
+	for _, s := range rerankSamples(t, catalog.Build(testFleet(t), fleetConfig(false)), seen) {
+		s.bare = true
+		samples = append(samples, s)
+	}
+	_, names := catalog.RerankWeightsForTest()
+	nf := len(names)
+	l2, steps := envFloat("L2", 0.01), int(envFloat("STEPS", 400))
+	base := make([]float64, nf)
+	base[0] = 1
+	splits := map[string]bool{}
+	for _, s := range samples {
+		splits[s.split] = true
+	}
+	var sb strings.Builder
+	var sum1, sum5, bsum1, bsum5 float64
+	for _, sp := range slices.Sorted(mapsKeys(splits)) {
+		var train, test []sample
+		for _, s := range samples {
+			if s.split == sp {
+				test = append(test, s)
+			} else {
+				train = append(train, s)
+			}
+		}
+		w := fitRerank(train, nf, l2, steps)
+		var withAliases []sample
+		for _, s := range test {
+			if !s.bare {
+				withAliases = append(withAliases, s)
+			}
+		}
+		r1, r5 := recalls(withAliases, w)
+		b1, b5 := recalls(withAliases, base)
+		sum1, sum5, bsum1, bsum5 = sum1+r1, sum5+r5, bsum1+b1, bsum5+b5
+		a1, a5 := recalls(test, w)
+		fmt.Fprintf(&sb, "%-9s aliases: bm25 %.3f/%.3f  rerank %.3f/%.3f   both configs: rerank %.3f/%.3f\n", sp, b1, b5, r1, r5, a1, a5)
+	}
+	n := float64(len(splits))
+	fmt.Fprintf(&sb, "mean      aliases: bm25 %.3f/%.3f  rerank %.3f/%.3f\n", bsum1/n, bsum5/n, sum1/n, sum5/n)
+	w := fitRerank(samples, nf, l2, steps)
+	sb.WriteString("weights:")
+	for j := range nf {
+		fmt.Fprintf(&sb, " %s=%.3f", names[j], w[j])
+	}
+	t.Log("\n" + sb.String())
+}
+
+func mapsKeys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func envFloat(k string, def float64) float64 {
+	var v float64
+	if _, err := fmt.Sscan(os.Getenv(k), &v); err != nil {
+		return def
+	}
+	return v
+}
