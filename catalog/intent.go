@@ -145,6 +145,9 @@ func requestIntent(query string) intent {
 			// bug", not "the file"; "drop a note" adds one, "drop the
 			// index" deletes.
 			v = intentCreate
+		case w == "log" && (duration(next) || number(next)):
+			// "log 2h on OPS-77" adds a worklog.
+			v = intentCreate
 		}
 		in |= v
 	}

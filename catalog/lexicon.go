@@ -3,6 +3,7 @@ package catalog
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -318,7 +319,118 @@ func expansions(lx *lexiconIndex, query string, raw []string) []expansion {
 	if hashChannel(query) {
 		out = append(out, expansion{add: terms(channelExpansion), weight: phraseExpandWeight})
 	}
+	if metricName(query) {
+		out = append(out, expansion{add: terms(metricExpansion), weight: phraseExpandWeight})
+	}
+	if fileName(query) {
+		out = append(out, expansion{add: terms(fileExpansion), weight: expandWeight})
+	}
+	if logDuration(query) {
+		out = append(out, expansion{add: terms(worklogExpansion), weight: phraseExpandWeight})
+	}
 	return out
+}
+
+// metricExpansion is what a metric name such as
+// container_memory_working_set_bytes expands to.
+const metricExpansion = "metrics query"
+
+// metricSuffixes end Prometheus metric names by convention (units and
+// counter suffixes); metricPrefixes start the names of common exporters.
+var (
+	metricSuffixes = map[string]bool{"bytes": true, "seconds": true, "total": true, "count": true,
+		"bucket": true, "sum": true, "ratio": true, "info": true, "milliseconds": true, "percent": true,
+		"celsius": true, "requests": true, "errors": true}
+	metricPrefixes = map[string]bool{"container": true, "node": true, "kube": true, "http": true,
+		"grpc": true, "process": true, "go": true, "jvm": true, "nginx": true, "redis": true,
+		"pg": true, "mysql": true, "kafka": true}
+)
+
+// metricName reports whether the query holds a metric name: snake_case
+// words with a unit or counter suffix, or an exporter's prefix.
+func metricName(q string) bool {
+	for f := range strings.FieldsSeq(q) {
+		f = strings.Trim(f, ".,;:!?()[]{}\"'`")
+		parts := strings.Split(f, "_")
+		if len(parts) < 2 || !isSnake(f) {
+			continue
+		}
+		if len(parts) >= 3 && metricSuffixes[parts[len(parts)-1]] || metricPrefixes[parts[0]] {
+			return true
+		}
+	}
+	return false
+}
+
+func isSnake(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// fileExpansion is what a file name such as values-prod.yaml expands to.
+const fileExpansion = "file contents"
+
+var fileExts = map[string]bool{"yaml": true, "yml": true, "json": true, "tf": true, "go": true,
+	"py": true, "js": true, "ts": true, "md": true, "toml": true, "conf": true, "ini": true,
+	"sh": true, "xml": true, "properties": true, "cfg": true, "env": true, "lock": true, "sql": true}
+
+// fileName reports whether the query names a file: a word with a known
+// extension after a dot (".gitlab-ci.yml", "deploy/values-prod.yaml").
+func fileName(q string) bool {
+	for f := range strings.FieldsSeq(q) {
+		f = strings.TrimRight(f, ",;:!?()[]\"'`")
+		f = strings.TrimSuffix(f, ".")
+		i := strings.LastIndexByte(f, '.')
+		if i < 0 || i == len(f)-1 {
+			continue
+		}
+		if fileExts[strings.ToLower(f[i+1:])] {
+			return true
+		}
+	}
+	return false
+}
+
+// worklogExpansion is what "log 2h" expands to: time spent on an issue.
+const worklogExpansion = "add worklog time spent"
+
+// logDuration reports whether the query logs a duration: "log 2h",
+// "log 2.5 hours", "logged 30m".
+func logDuration(q string) bool {
+	ws := strings.Fields(strings.ToLower(q))
+	for i, w := range ws {
+		if (w != "log" && w != "logged") || i+1 >= len(ws) {
+			continue
+		}
+		if duration(ws[i+1]) || i+2 < len(ws) && number(ws[i+1]) && durationUnit(strings.Trim(ws[i+2], ".,;:!?")) {
+			return true
+		}
+	}
+	return false
+}
+
+func number(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+func durationUnit(s string) bool {
+	switch s {
+	case "h", "hr", "hrs", "hour", "hours", "m", "min", "mins", "minute", "minutes", "d", "day", "days":
+		return true
+	}
+	return false
+}
+
+// duration reports whether s is a number with a unit: "2h", "2.5h", "30m".
+func duration(s string) bool {
+	s = strings.Trim(s, ".,;:!?")
+	i := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' })
+	return i > 0 && number(s[:i]) && durationUnit(s[i:])
 }
 
 // issueKeyExpansion is what an issue key such as OPS-88 expands to:

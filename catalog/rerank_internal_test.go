@@ -36,3 +36,34 @@ func TestFirstVerb(t *testing.T) {
 		}
 	}
 }
+
+func TestSigils(t *testing.T) {
+	for _, tc := range []struct {
+		q                   string
+		metric, file, wklog bool
+	}{
+		{"pull container_memory_working_set_bytes for the indexer pods", true, false, false},
+		{"is http_server_requests_seconds a histogram", true, false, false},
+		{"what does kube_pod_status_phase say", true, false, false},
+		{"rate of nginx_http_requests_total", true, false, false},
+		{"the pods_list tool", false, false, false},
+		{"show me the .gitlab-ci.yml on main", false, true, false},
+		{"the line in deploy/values-prod.yaml.", false, true, false},
+		{"v2.14.3 is out", false, false, false},
+		{"log 2h on PLAT-77", false, false, true},
+		{"Log 2.5 hours against OPS-418", false, false, true},
+		{"logged 30m yesterday", false, false, true},
+		{"log lines from 2 pods", false, false, false},
+		{"search the log for 500s", false, false, false},
+	} {
+		if got := metricName(tc.q); got != tc.metric {
+			t.Errorf("metricName(%q) = %v, want %v", tc.q, got, tc.metric)
+		}
+		if got := fileName(tc.q); got != tc.file {
+			t.Errorf("fileName(%q) = %v, want %v", tc.q, got, tc.file)
+		}
+		if got := logDuration(tc.q); got != tc.wklog {
+			t.Errorf("logDuration(%q) = %v, want %v", tc.q, got, tc.wklog)
+		}
+	}
+}
