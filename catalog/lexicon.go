@@ -307,28 +307,29 @@ func expansions(lx *lexiconIndex, query string, raw []string) []expansion {
 			}
 		}
 	}
-	if issueKey(query) {
-		out = append(out, expansion{add: terms(issueKeyExpansion), weight: phraseExpandWeight})
-	}
-	if mrRef(query) {
-		out = append(out, expansion{add: terms(mrRefExpansion), weight: phraseExpandWeight})
-	}
-	if atMention(query) {
-		out = append(out, expansion{add: terms(mentionExpansion), weight: expandWeight})
-	}
-	if hashChannel(query) {
-		out = append(out, expansion{add: terms(channelExpansion), weight: phraseExpandWeight})
-	}
-	if metricName(query) {
-		out = append(out, expansion{add: terms(metricExpansion), weight: phraseExpandWeight})
-	}
-	if fileName(query) {
-		out = append(out, expansion{add: terms(fileExpansion), weight: expandWeight})
-	}
-	if logDuration(query) {
-		out = append(out, expansion{add: terms(worklogExpansion), weight: phraseExpandWeight})
+	for _, c := range cues {
+		if c.in(query) {
+			out = append(out, expansion{add: terms(c.add), weight: c.weight})
+		}
 	}
 	return out
+}
+
+// cues are the structural signs a request carries besides its words: an
+// issue key, a merge request reference, a mention, a metric name. Each
+// expands like a lexicon entry of its own.
+var cues = []struct {
+	in     func(query string) bool
+	add    string
+	weight float64
+}{
+	{issueKey, issueKeyExpansion, phraseExpandWeight},
+	{mrRef, mrRefExpansion, phraseExpandWeight},
+	{atMention, mentionExpansion, expandWeight},
+	{hashChannel, channelExpansion, phraseExpandWeight},
+	{metricName, metricExpansion, phraseExpandWeight},
+	{fileName, fileExpansion, expandWeight},
+	{logDuration, worklogExpansion, phraseExpandWeight},
 }
 
 // metricExpansion is what a metric name such as
