@@ -417,8 +417,13 @@ func (ix *index) analyze(query string) *analyzed {
 	q.terms = terms(query)
 	slices.Sort(q.terms)
 	q.terms = slices.Compact(q.terms)
+	ctx := contextTerms(query)
 	for _, t := range q.terms {
-		q.slots = append(q.slots, []alt{{t, 1}})
+		w := 1.0
+		if ctx[t] {
+			w = contextWeight
+		}
+		q.slots = append(q.slots, []alt{{t, w}})
 		q.weight[t] = 1
 	}
 	// An expansion is an alternative for the words that triggered it
