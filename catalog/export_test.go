@@ -23,7 +23,7 @@ func HashChannelForTest(q string) bool { return hashChannel(q) }
 func (c *Catalog) RerankSampleForTest(query string) (feats [][]float64, keys []string) {
 	ix := c.idx
 	q := ix.analyze(query)
-	req := requestIntent(query)
+	req, main := requestIntents(query)
 	cands := ix.candidates(q, req, func(int) bool { return true }, rerankDepth)
 	top := 0.0
 	for _, cd := range cands {
@@ -32,7 +32,7 @@ func (c *Catalog) RerankSampleForTest(query string) (feats [][]float64, keys []s
 	hasID := hasIdentifier(query)
 	slots := ix.rerankSlots(q)
 	for _, cd := range cands {
-		f := ix.features(q, slots, req, hasID, cd, top)
+		f := ix.features(q, slots, req, main, hasID, cd, top)
 		feats = append(feats, f[:])
 		e := c.entries[cd.doc]
 		keys = append(keys, e.Kind+":"+e.Tool)

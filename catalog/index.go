@@ -474,7 +474,7 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 		}
 		return out
 	}
-	out := ix.rerank(q, req, query, ix.candidates(q, req, allow, max(limit, rerankDepth)), ix.weights)
+	out := ix.rerank(q, query, ix.candidates(q, req, allow, max(limit, rerankDepth)), ix.weights)
 	return out[:min(limit, len(out))]
 }
 

@@ -121,6 +121,14 @@ func nameIntent(tool string) intent {
 // requestIntent returns the change classes a request's words say. It
 // looks at the words as written, before stemming, so that tense counts.
 func requestIntent(query string) intent {
+	all, _ := requestIntents(query)
+	return all
+}
+
+// requestIntents returns the change classes a request's words say, and
+// the class of the first change verb: "open a ticket and assign it to me"
+// asks to create; the assignment comes after.
+func requestIntents(query string) (all, first intent) {
 	var in intent
 	ws := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
 		return !unicode.IsLetter(r)
@@ -149,9 +157,12 @@ func requestIntent(query string) intent {
 			// "log 2h on OPS-77" adds a worklog.
 			v = intentCreate
 		}
+		if first == 0 {
+			first = v
+		}
 		in |= v
 	}
-	return in
+	return in, first
 }
 
 // intentFactor is the multiplier for a tool whose name says tool when

@@ -330,6 +330,51 @@ var cues = []struct {
 	{metricName, metricExpansion, phraseExpandWeight},
 	{fileName, fileExpansion, expandWeight},
 	{logDuration, worklogExpansion, phraseExpandWeight},
+	{podName, podExpansion, expandWeight},
+}
+
+// podExpansion is what a generated pod name such as
+// checkout-api-7d9f8c-x2kqp expands to.
+const podExpansion = "pod"
+
+// podName reports whether the query holds a pod name as controllers
+// generate them: a name, then a hash of five to ten lower-case letters and
+// digits with at least one digit, then optionally a five-character
+// suffix ("payments-api-7f9c4", "ledger-writer-7d9f8c-x2kqp").
+func podName(q string) bool {
+	for f := range strings.FieldsSeq(q) {
+		f = strings.Trim(f, ".,;:!?()[]{}\"'`")
+		parts := strings.Split(f, "-")
+		if len(parts) < 2 || !isAlpha(parts[0]) {
+			continue
+		}
+		last := parts[len(parts)-1]
+		if len(parts) >= 3 && len(last) == 5 && isLowerAlnum(last) && podHash(parts[len(parts)-2]) {
+			return true
+		}
+		if podHash(last) {
+			return true
+		}
+	}
+	return false
+}
+
+// podHash reports whether s looks like a ReplicaSet hash: 5-10 lower-case
+// letters and digits, at least one digit and one letter.
+func podHash(s string) bool {
+	if len(s) < 5 || len(s) > 10 || !isLowerAlnum(s) {
+		return false
+	}
+	return strings.ContainsAny(s, "0123456789") && strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyz")
+}
+
+func isLowerAlnum(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // metricExpansion is what a metric name such as

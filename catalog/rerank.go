@@ -21,39 +21,41 @@ const rerankDepth = 30
 
 // Feature positions.
 const (
-	fBase        = iota // log of the BM25 score over the best one's
-	fName               // idf-weighted share of the request's slots the name matches
-	fLine               // … the catalog line or title matches
-	fDesc               // … the description matches
-	fParam              // … parameter names or descriptions match
-	fSlots              // share of slots matched anywhere
-	fCover              // share of the tool's name words the request says
-	fUnsaid             // the tool's name words the request does not say, /3
-	fAliasHit           // an alias phrase found as written
-	fNameHit            // every name word said
-	fReadChange         // the request reads, the tool changes
-	fSameChange         // both change, the same way
-	fOtherChange        // both change, differently
-	fChangeRead         // the request changes, the tool reads
-	fKind               // the kind signal
-	fNamed              // the request names the tool's kind
-	fGetID              // a get_ tool and a request that carries an identifier
-	fListNoID           // a list_ tool and a request that carries none
-	fSearchVerb         // a search_/query_/find_ tool
+	fBase          = iota // log of the BM25 score over the best one's
+	fName                 // idf-weighted share of the request's slots the name matches
+	fLine                 // … the catalog line or title matches
+	fDesc                 // … the description matches
+	fParam                // … parameter names or descriptions match
+	fSlots                // share of slots matched anywhere
+	fCover                // share of the tool's name words the request says
+	fUnsaid               // the tool's name words the request does not say, /3
+	fAliasHit             // an alias phrase found as written
+	fNameHit              // every name word said
+	fReadChange           // the request reads, the tool changes
+	fSameChange           // both change, the same way
+	fOtherChange          // both change, differently
+	fChangeRead           // the request changes, the tool reads
+	fKind                 // the kind signal
+	fNamed                // the request names the tool's kind
+	fGetID                // a get_ tool and a request that carries an identifier
+	fListNoID             // a list_ tool and a request that carries none
+	fSearchVerb           // a search_/query_/find_ tool
+	fMainVerb             // the tool's change is the request's first change verb's
+	fNameWrongVerb        // every name word said, but the tool changes and the request reads
 	nFeatures
 )
 
 var featureNames = [nFeatures]string{"base", "name", "line", "desc", "param", "slots", "cover",
 	"unsaid", "alias_hit", "name_hit", "read_change", "same_change", "other_change", "change_read",
-	"kind", "named", "get_id", "list_no_id", "search_verb"}
+	"kind", "named", "get_id", "list_no_id", "search_verb", "main_verb", "name_wrong_verb"}
 
 type features [nFeatures]float64
 
 // rerankWeights are fitted by TestRerankTrain (TRAIN=1); rerank_train_test.go
 // documents how, and checks that a fresh fit reproduces them.
 var rerankWeights = features{
-	2.906, 0.865, 2.960, -1.233, 0.570, -1.300, -0.813, -3.838, -1.095, -0.719,
-	0.015, 0.437, 0.454, -0.891, -0.122, -0.265, -0.264, -0.440, 0.192,
+	2.915, 0.827, 3.094, -1.131, 0.559, -1.242, -0.770, -3.833, -1.095, -0.689, 0.157,
+	-0.242, 0.804, -0.562, -0.152, -0.349, -0.296, -0.387, 0.208, 1.092, -1.858,
 }
 
 // Field groups of a term in a document, one bit each.
@@ -125,7 +127,7 @@ type candidate struct {
 }
 
 // features computes a candidate's features for query q.
-func (ix *index) features(q *analyzed, slots [][]slotAlt, req intent, hasID bool, c candidate, top float64) features {
+func (ix *index) features(q *analyzed, slots [][]slotAlt, req, main intent, hasID bool, c candidate, top float64) features {
 	var f features
 	f[fBase] = math.Log(max(c.score/top, 1e-3))
 	var total float64
@@ -180,6 +182,8 @@ func (ix *index) features(q *analyzed, slots [][]slotAlt, req intent, hasID bool
 	case req != 0:
 		f[fChangeRead] = 1
 	}
+	f[fMainVerb] = b2f(tool&main != 0)
+	f[fNameWrongVerb] = f[fNameHit] * f[fReadChange]
 	f[fKind] = c.kindScore
 	f[fNamed] = b2f(c.named)
 	switch ix.docVerb[c.doc] {
@@ -251,7 +255,7 @@ func firstVerb(tool string) string {
 // rerank scores cands with w and returns them best first. A candidate's
 // new score is exp of its linear score, so scores stay positive and keep
 // their order.
-func (ix *index) rerank(q *analyzed, req intent, query string, cands []candidate, w *features) []scored {
+func (ix *index) rerank(q *analyzed, query string, cands []candidate, w *features) []scored {
 	if len(cands) == 0 {
 		return nil
 	}
@@ -261,9 +265,10 @@ func (ix *index) rerank(q *analyzed, req intent, query string, cands []candidate
 	}
 	hasID := hasIdentifier(query)
 	slots := ix.rerankSlots(q)
+	req, main := requestIntents(query)
 	out := make([]scored, len(cands))
 	for i, c := range cands {
-		f := ix.features(q, slots, req, hasID, c, top)
+		f := ix.features(q, slots, req, main, hasID, c, top)
 		out[i] = scored{c.doc, math.Exp(f.dot(w))}
 	}
 	sortRanked(out)

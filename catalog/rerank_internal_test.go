@@ -67,3 +67,39 @@ func TestSigils(t *testing.T) {
 		}
 	}
 }
+
+func TestPodName(t *testing.T) {
+	for q, want := range map[string]bool{
+		"kill payments-api-7f9c4 so it respawns":        true,
+		"logs of ledger-writer-7d9f8c-x2kqp please":     true,
+		"exec into cart-service-6f7b-9hj2k":             true,
+		"node ip-10-4-22-17 went NotReady":              false,
+		"hand INC-2291 over to Priya":                   false,
+		"cut revert-ratelimit-2291 off main":            false,
+		"page the sre-oncall group":                     false,
+		"search app-logs-2024.06.12 for ERROR":          false,
+		"merge hotfix/INC-2291-null-deref into main":    false,
+		"scale checkout-api to 6 replicas in shop-prod": false,
+	} {
+		if got := podName(q); got != want {
+			t.Errorf("podName(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+func TestRequestIntents(t *testing.T) {
+	for _, tc := range []struct {
+		q          string
+		all, first intent
+	}{
+		{"open a ticket for the outage and assign it to me", intentCreate | intentUpdate, intentCreate},
+		{"assign INC-2291 to me", intentUpdate, intentUpdate},
+		{"what's in the sprint", 0, 0},
+		{"kick the pod, then create a ticket", intentDelete | intentCreate, intentDelete},
+	} {
+		all, first := requestIntents(tc.q)
+		if all != tc.all || first != tc.first {
+			t.Errorf("requestIntents(%q) = %b, %b; want %b, %b", tc.q, all, first, tc.all, tc.first)
+		}
+	}
+}
