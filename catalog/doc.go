@@ -107,13 +107,23 @@
 // ("prom" of prom-eu and prom-us), unless two kinds share the word or a
 // third of the kinds use it.
 //
+// Structural cues expand like lexicon entries: an issue key (OPS-88), a
+// merge request reference (!1234), a mention, a #channel, a metric name
+// (container_memory_working_set_bytes), a file name (values-prod.yaml),
+// "log 2h", a generated pod name (checkout-api-7d9f8c-x2kqp). In a long
+// request of several sentences, the words found only outside the
+// sentences that ask ("can you…", "show me…", a question) weigh half:
+// the story around an ask names services and times, the ask names the
+// tool.
+//
 // A reranker then reorders BM25's best 30 with a linear model over
 // lexical features: the idf-weighted share of the request's words each
 // field matches (name, catalog line, description, parameters), how much
 // of the tool's name the request says and how many of its name words it
-// does not, whether request and tool verbs agree, the kind signal, and
-// whether a get_ tool meets a request carrying an identifier (INC-2291,
-// !1842, a pod name). The weights were fitted by pairwise logistic
+// does not, whether request and tool verbs agree (and the tool's with the
+// request's first change verb: "open a ticket and assign it to me"
+// creates), the kind signal, and whether a get_ tool meets a request
+// carrying an identifier (INC-2291, !1842, a pod name). The weights were fitted by pairwise logistic
 // regression to the labelled queries, with and without aliases
 // (rerank_train_test.go; TRAIN=1 refits them and prints leave-one-split-out
 // figures). A Hit's Score is exp of the linear score: comparable within
