@@ -38,7 +38,7 @@ func TestReadQueries(t *testing.T) {
 		t.Errorf("holdout share = %.2f, want about 0.25", frac)
 	}
 	for split, want := range map[string]int{"holdout2": 40, "holdout3": 60, "holdout4": 50, "holdout5": 60,
-		"holdout6": 60, "holdout7": 60, "holdout8": 60, "holdout9": 60, "holdout10": 60, "holdout11": 60, "holdout12": 60, "holdout13": 60, "holdout14": 60} {
+		"holdout6": 60, "holdout7": 60, "holdout8": 60, "holdout9": 60, "holdout10": 60, "holdout11": 60, "holdout12": 60, "holdout13": 60, "holdout14": 60, "holdout15": 60} {
 		if count[split] < want {
 			t.Errorf("got %d %s queries, want at least %d", count[split], split, want)
 		}
