@@ -137,8 +137,10 @@
 // expect (Config.EmbedQueryPrefix, EmbedDocPrefix). The endpoint never
 // stalls a search: a search waits at most Config.EmbedTimeout (5 s) for
 // vectors, then answers with BM25, and after a failure the catalog uses
-// BM25 alone for Config.EmbedCooldown (30 s) before one search tries
-// again. A search its caller cancelled is not an endpoint failure.
+// BM25 alone for Config.EmbedCooldown (30 s), or as long as the error's
+// [RetryDelayer] asks (a 429's Retry-After, at most 10 min), before one
+// search tries again. A search its caller cancelled is not an endpoint
+// failure.
 // Sessions filter the shared index by scope; nothing is re-indexed per
 // session. [Eval] scores the search on labelled queries
 // (testdata/queries.jsonl).

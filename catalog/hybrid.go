@@ -23,7 +23,22 @@ const (
 	// DefaultEmbedCooldown is how long search stays BM25 after the
 	// embedder failed, before one search tries again.
 	DefaultEmbedCooldown = 30 * time.Second
+	// MaxEmbedRetryDelay bounds how far a [RetryDelayer] error stretches
+	// the cool-down: an endpoint asking for an hour must not turn
+	// embeddings off for the hour on a misread header.
+	MaxEmbedRetryDelay = 10 * time.Minute
 )
+
+// RetryDelayer is implemented by embedder errors that know how long the
+// endpoint asked to be left alone, such as an HTTP 429's Retry-After.
+// The catalog finds it with errors.As, so it may sit anywhere in the
+// error's chain. After such a failure, search stays BM25 for the longer
+// of Config.EmbedCooldown and RetryDelay, the latter at most
+// MaxEmbedRetryDelay: trying sooner than the endpoint asked would only
+// be refused again. A zero or negative RetryDelay changes nothing.
+type RetryDelayer interface {
+	RetryDelay() time.Duration
+}
 
 // ErrEmbedTimeout is passed to Config.OnEmbedError (wrapped, with the
 // timeout) when the embedder did not return a query's vector within
@@ -191,12 +206,22 @@ func (s *embedState) settle(ctx context.Context, err error, probe bool) {
 	default:
 		first = !s.failing
 		s.failing = true
-		s.until = s.now().Add(s.cooling)
+		s.until = s.now().Add(s.cooldown(err))
 	}
 	s.mu.Unlock()
 	if first && s.onError != nil {
 		s.onError(err)
 	}
+}
+
+// cooldown is how long search stays BM25 after err: Config.EmbedCooldown,
+// stretched to the wait err asks for, if any, up to MaxEmbedRetryDelay.
+func (s *embedState) cooldown(err error) time.Duration {
+	var rd RetryDelayer
+	if errors.As(err, &rd) {
+		return max(s.cooling, min(rd.RetryDelay(), MaxEmbedRetryDelay))
+	}
+	return s.cooling
 }
 
 // entryVectors returns every entry's vector, computing them once. ctx is

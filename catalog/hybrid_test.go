@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -218,6 +219,52 @@ func TestHybridCooldown(t *testing.T) {
 			defer mu.Unlock()
 			if diff := cmp.Diff([]string{down.Error()}, errTexts(reported)); diff != "" {
 				t.Errorf("reported (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// delayError is an embedder failure that asks for a wait, as an HTTP
+// 429 with Retry-After does.
+type delayError struct{ d time.Duration }
+
+func (e delayError) Error() string             { return fmt.Sprintf("rate limited, retry after %v", e.d) }
+func (e delayError) RetryDelay() time.Duration { return e.d }
+
+// TestHybridCooldownRetryDelay: an error that names a wait stretches the
+// cool-down to it, wherever it sits in the chain, but never past
+// MaxEmbedRetryDelay nor below Config.EmbedCooldown.
+func TestHybridCooldownRetryDelay(t *testing.T) {
+	tests := []struct {
+		name     string
+		cooldown time.Duration
+		err      error
+		want     time.Duration // from the failure to the next try
+	}{
+		{"longer than the cool-down", 0, delayError{2 * time.Minute}, 2 * time.Minute},
+		{"wrapped", 0, fmt.Errorf("embedding: %w", delayError{2 * time.Minute}), 2 * time.Minute},
+		{"shorter: the cool-down stands", 0, delayError{10 * time.Second}, catalog.DefaultEmbedCooldown},
+		{"none named", 0, delayError{}, catalog.DefaultEmbedCooldown},
+		{"capped", 0, delayError{time.Hour}, catalog.MaxEmbedRetryDelay},
+		{"a configured cool-down past the cap stands", 20 * time.Minute, delayError{time.Hour}, 20 * time.Minute},
+		{"no wait named", 0, errors.New("model down"), catalog.DefaultEmbedCooldown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			emb := &gateEmbedder{fail: tt.err}
+			clk := &clock{now: time.Unix(1e9, 0)}
+			// EmbedTimeout -1: every embedder call runs within its search.
+			c := codeCatalog(catalog.Config{Embedder: emb, EmbedTimeout: -1, EmbedCooldown: tt.cooldown, Now: clk.Now})
+			timedSearch(t, c, "cycle it")
+			emb.set(nil, nil)
+			clk.advance(tt.want - time.Second)
+			timedSearch(t, c, "cycle it")
+			if n := emb.n(); n != 1 {
+				t.Errorf("%d calls a second before %v, want still 1", n, tt.want)
+			}
+			clk.advance(2 * time.Second)
+			if got := timedSearch(t, c, "cycle it"); emb.n() != 3 || len(got) == 0 || got[0] != "code.restart_pod" {
+				t.Errorf("a second after %v: %d calls, top %v; want the entries and the query embedded, code.restart_pod", tt.want, emb.n(), got)
 			}
 		})
 	}
