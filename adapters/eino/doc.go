@@ -58,16 +58,19 @@
 // backoff from 0.5 s doubling to 5 s; the waits of one request add up to
 // at most MaxRetryWait (10 s), and a wait that would not fit it or ctx's
 // deadline is not begun: the call fails at once, and the *EmbedError
-// carries the requested RetryAfter. Every wait ends when ctx does. Other
-// 4xx answers, malformed responses and the per-request Timeout are not
-// retried. The error's text counts the attempts.
+// carries the requested RetryAfter, which the catalog honours as its
+// cool-down (EmbedError is a catalog.RetryDelayer). Every wait ends when
+// ctx does. Other 4xx answers, malformed responses and the per-request
+// Timeout are not retried. The error's text counts the attempts.
 //
 // EmbedCache wraps any eino embedder and remembers vectors by model and
 // exact text, so that serve, which rebuilds its catalog whenever the
 // fleet changes, sends only the entries whose text changed (and repeated
 // queries not at all). It forwards the misses in input order in one call,
-// caches nothing from a failed one, and drops the least recently used
-// vector beyond its bound (DefaultEmbedCacheEntries).
+// caches nothing from a failed one but the batches an OpenAIEmbedder it
+// wraps directly finished before the failure (EmbedError.Embedded), so a
+// large catalog's next attempt sends only the rest, and drops the least
+// recently used vector beyond its bound (DefaultEmbedCacheEntries).
 //
 // # Multimodal results
 //

@@ -3,6 +3,7 @@ package eino
 import (
 	"container/list"
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -20,7 +21,10 @@ const DefaultEmbedCacheEntries = 4096
 // asks the endpoint only for the entries whose text changed. It sends
 // the texts it has not seen, each once and in input order, in one call to
 // the wrapped embedder with the caller's options; the embedding.WithModel
-// option, if given, is part of the key. A failed call caches nothing.
+// option, if given, is part of the key. A failed call caches nothing,
+// except that when the wrapped embedder is an *OpenAIEmbedder whose
+// later batch failed, the earlier batches' vectors
+// ([EmbedError.Embedded]) are kept.
 //
 // The cache holds at most its bound of vectors and drops the least
 // recently used first. Vectors are shared between callers, which must not
@@ -92,6 +96,7 @@ func (c *EmbedCache) EmbedStrings(ctx context.Context, texts []string, opts ...e
 	}
 	vecs, err := c.e.EmbedStrings(ctx, misses, opts...)
 	if err != nil {
+		c.keepEmbedded(model, misses, err)
 		return nil, err
 	}
 	if len(vecs) != len(misses) {
@@ -103,12 +108,35 @@ func (c *EmbedCache) EmbedStrings(ctx context.Context, texts []string, opts ...e
 		for _, i := range waiting[t] {
 			out[i] = vecs[j]
 		}
-		// An empty vector is a broken answer; caching it would keep it.
-		if len(vecs[j]) > 0 {
-			c.put(embedKey{model, t}, vecs[j])
-		}
+		c.putValid(embedKey{model, t}, vecs[j])
 	}
 	return out, nil
+}
+
+// keepEmbedded caches the vectors of the batches that succeeded before
+// a later one failed, so that the next call, typically the catalog's
+// after its cool-down, sends only the texts still missing. Only an
+// *OpenAIEmbedder wrapped directly is trusted with this: a decorator in
+// between might have sent other texts than misses, and its *EmbedError's
+// vectors would then be cached under the wrong keys for good.
+func (c *EmbedCache) keepEmbedded(model string, misses []string, err error) {
+	var ee *EmbedError
+	if _, direct := c.e.(*OpenAIEmbedder); !direct || !errors.As(err, &ee) || len(ee.Embedded) > len(misses) {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for j, v := range ee.Embedded {
+		c.putValid(embedKey{model, misses[j]}, v)
+	}
+}
+
+// putValid is put, except for an empty vector: that is a broken answer,
+// and caching it would keep it. c.mu is held.
+func (c *EmbedCache) putValid(k embedKey, v []float64) {
+	if len(v) > 0 {
+		c.put(k, v)
+	}
 }
 
 // put stores v under k as the most recently used, dropping the least

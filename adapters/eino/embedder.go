@@ -259,8 +259,9 @@ func (e *OpenAIEmbedder) GetType() string { return "OpenAICompatible" }
 // EmbedStrings returns one vector per text, in order. Texts go in batches
 // of EmbedderConfig.BatchSize, one request at a time, each retried as
 // EmbedderConfig.MaxRetries says; the first batch that still fails ends
-// the call with an *EmbedError. embedding.WithModel overrides the
-// model for this call. No texts means no request.
+// the call with an *EmbedError, whose Embedded holds the vectors of the
+// batches before it. embedding.WithModel overrides the model for this
+// call. No texts means no request.
 func (e *OpenAIEmbedder) EmbedStrings(ctx context.Context, texts []string, opts ...embedding.Option) ([][]float64, error) {
 	model := e.model
 	if o := embedding.GetCommonOptions(nil, opts...); o.Model != nil && *o.Model != "" {
@@ -270,6 +271,9 @@ func (e *OpenAIEmbedder) EmbedStrings(ctx context.Context, texts []string, opts 
 	for start := 0; start < len(texts); start += e.batch {
 		vecs, err := e.embedBatch(ctx, model, texts[start:min(start+e.batch, len(texts))])
 		if err != nil {
+			if len(out) > 0 {
+				err.Embedded = out
+			}
 			return nil, err
 		}
 		out = append(out, vecs...)
@@ -293,7 +297,7 @@ type embedResponse struct {
 
 // embedBatch sends one batch, again while the failure is one that passes
 // and the wait it calls for fits what is left of MaxRetryWait and of ctx.
-func (e *OpenAIEmbedder) embedBatch(ctx context.Context, model string, texts []string) ([][]float64, error) {
+func (e *OpenAIEmbedder) embedBatch(ctx context.Context, model string, texts []string) ([][]float64, *EmbedError) {
 	body, err := json.Marshal(embedRequest{Model: model, Input: texts})
 	if err != nil {
 		return nil, &EmbedError{Endpoint: e.Endpoint(), Model: model, Reason: EmbedReasonRequest, Detail: "encoding the request", Err: err, Attempts: 1}

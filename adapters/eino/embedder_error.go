@@ -51,7 +51,18 @@ type EmbedError struct {
 	// error, the wait did not fit EmbedderConfig.MaxRetryWait or ctx, or
 	// the retries were spent.
 	RetryAfter time.Duration
+	// Embedded holds, when EmbedStrings split its texts into batches and
+	// the failed one was not the first, the vectors of the batches before
+	// it: those of the call's first len(Embedded) texts, in order. Unlike
+	// the other fields it describes the whole call. [EmbedCache] keeps
+	// them, so a retry sends only the rest.
+	Embedded [][]float64
 }
+
+// RetryDelay is RetryAfter. It makes an *EmbedError a
+// catalog.RetryDelayer, so that the catalog waits as long as the endpoint
+// asked before embedding again.
+func (e *EmbedError) RetryDelay() time.Duration { return e.RetryAfter }
 
 func (e *EmbedError) Error() string {
 	return fmt.Sprintf("eino: embeddings at %s (model %s): ", e.Endpoint, e.Model) + e.summary()
