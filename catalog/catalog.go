@@ -82,8 +82,10 @@ type Config struct {
 	// EmbedCooldown is how long search leaves the Embedder alone after a
 	// failure or a timeout, answering with BM25 (DefaultEmbedCooldown);
 	// then one search tries again. Negative means for good: the first
-	// failure turns embeddings off for the Catalog's life. A search its
-	// caller cancelled is not a failure.
+	// failure turns embeddings off for the Catalog's life. An error that
+	// asks for a longer wait (a RetryDelayer, such as a 429's
+	// Retry-After) gets it, up to MaxEmbedRetryDelay. A search its caller
+	// cancelled is not a failure.
 	EmbedCooldown time.Duration
 	// OnEmbedError, if set, is called with the error when embeddings start
 	// failing: once per outage, not per search or retry, and never for a
