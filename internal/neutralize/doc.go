@@ -20,6 +20,18 @@
 // markup either, and every byte outside the spans is kept. Escapes are
 // decoded one level deep; "\\u003c" is a backslash and "u003c".
 //
+// # HTML entities
+//
+// Web pages, Confluence storage format and Jira HTML write markup as
+// entities, and a model reads &lt;system&gt; as <system>. The decoded copy
+// decodes the common spellings as well: &lt; &gt; &amp; &quot; &apos; (the
+// first four in upper case too), &#NN; and &#xHH;, each with its ";". They
+// sit on the same level as JSON escapes, so a JSON string that holds
+// "&lt;system&gt;" is caught, but "\u0026lt;" is read as "&lt;". In a
+// defused span, an entity of < > | becomes the entity of its look-alike
+// (&#8249; &#8250; &#166;), and &quot; delimits a tool call's strings as
+// \" does.
+//
 // Tool-call and turn JSON ({"tool_calls": …}, {"name": "x", "arguments": …},
 // "type": "tool_use" or "tool_result", "role": "assistant" followed by
 // "content") is defused inside its strings: {"name": "[defused: x]", …}, so

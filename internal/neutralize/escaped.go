@@ -9,6 +9,13 @@ import "strings"
 // as written. find therefore scans a decoded copy of any text that holds
 // an escape, and maps each span it finds back onto the text as written, so
 // the output is that text, byte for byte, except for the defused spans.
+//
+// HTML entities hide markup the same way: a web page, Confluence storage
+// format or Jira HTML writes <system> as &lt;system&gt;, which a model
+// reads as the tag. The decoded copy therefore decodes the common entity
+// spellings too (&lt; &gt; &amp; &quot; &apos;, &#NN; and &#xHH;), on the
+// same level as JSON escapes: a JSON string that holds &lt; is read as <,
+// but \u0026lt; (an escaped "&" before "lt;") is read as "&lt;".
 
 // find appends the suspicious spans of s to dst, in s's coordinates.
 func (n *Neutralizer) find(s string, dst []span) []span {
@@ -30,8 +37,10 @@ func (n *Neutralizer) find(s string, dst []span) []span {
 			// (as in the plain scan, where a "{" or "\"type\"" before it
 			// proves it opens). Otherwise the decoded quotes may straddle
 			// two strings of the text, and the span is left alone.
+			// An entity (&quot;) is no JSON delimiter either: in valid
+			// JSON a "&" is inside a string.
 			q := w.to(sp.start - 1)
-			if s[q] != '\\' && q-trigger != sp.start-1-sp.trigger {
+			if s[q] != '\\' && s[q] != '&' && q-trigger != sp.start-1-sp.trigger {
 				continue
 			}
 		}
@@ -41,13 +50,25 @@ func (n *Neutralizer) find(s string, dst []span) []span {
 	return out
 }
 
-// unescape reads the character at s[i]: a JSON escape decoded, with its
-// width, or the byte itself with width 1 (a backslash that starts no valid
-// escape included). A \u escape of a non-ASCII character reads as 0x80,
-// which no pattern matches and which is no word character, as the first
-// byte of that character written in UTF-8 would be.
+// unescape reads the character at s[i]: a JSON escape or an HTML entity
+// decoded, with its width, or the byte itself with width 1 (a backslash or
+// ampersand that starts no valid escape included).
 func unescape(s string, i int) (byte, int) {
-	if s[i] != '\\' || i+1 >= len(s) {
+	switch s[i] {
+	case '\\':
+		return unescapeJSON(s, i)
+	case '&':
+		return unescapeEntity(s, i)
+	}
+	return s[i], 1
+}
+
+// unescapeJSON reads the JSON escape at s[i], a backslash. A \u escape of
+// a non-ASCII character reads as 0x80, which no pattern matches and which
+// is no word character, as the first byte of that character written in
+// UTF-8 would be.
+func unescapeJSON(s string, i int) (byte, int) {
+	if i+1 >= len(s) {
 		return s[i], 1
 	}
 	switch s[i+1] {
@@ -86,35 +107,102 @@ func unescape(s string, i int) (byte, int) {
 	return '\\', 1
 }
 
-// firstEscape returns the index of the first valid JSON escape in s, or -1.
-func firstEscape(s string) int {
-	for i := 0; ; {
-		j := strings.IndexByte(s[i:], '\\')
-		if j < 0 {
-			return -1
-		}
-		i += j
-		if _, w := unescape(s, i); w > 1 {
-			return i
-		}
-		i++
+// maxEntity is the width of the longest entity unescapeEntity reads,
+// "&#x0000003c;" or "&#0000000060;": longer ones are not worth a search
+// for their ";".
+const maxEntity = 12
+
+// unescapeEntity reads the HTML entity at s[i], an ampersand: &lt; &gt;
+// &amp; &quot; &apos; (the first four in upper case too, as HTML allows),
+// &#NN; or &#xHH;. As in unescapeJSON, a non-ASCII character reads as
+// 0x80. The ";" is required: without it, "&lt" is as likely a query
+// parameter as an entity.
+func unescapeEntity(s string, i int) (byte, int) {
+	rest := s[i+1 : min(len(s), i+maxEntity)]
+	semi := strings.IndexByte(rest, ';')
+	if semi < 2 {
+		return '&', 1
 	}
+	name, w := rest[:semi], semi+2
+	switch name {
+	case "lt", "LT":
+		return '<', w
+	case "gt", "GT":
+		return '>', w
+	case "amp", "AMP":
+		return '&', w
+	case "quot", "QUOT":
+		return '"', w
+	case "apos":
+		return '\'', w
+	}
+	if name[0] != '#' {
+		return '&', 1
+	}
+	digits, base := name[1:], 10
+	if digits[0]|0x20 == 'x' {
+		digits, base = digits[1:], 16
+	}
+	if digits == "" {
+		return '&', 1
+	}
+	r := 0 // at most 9 digits: no overflow
+	for _, h := range []byte(digits) {
+		switch {
+		case h >= '0' && h <= '9':
+			r = r*base + int(h-'0')
+		case base == 16 && h|0x20 >= 'a' && h|0x20 <= 'f':
+			r = r*base + int(h|0x20-'a'+10)
+		default:
+			return '&', 1
+		}
+	}
+	if r >= 0x80 {
+		return 0x80, w
+	}
+	return byte(r), w
 }
 
-// decode returns s with its JSON escapes decoded, one byte for each,
-// starting at first, the first escape.
+// firstEscape returns the index of the first valid JSON escape or HTML
+// entity in s, or -1.
+func firstEscape(s string) int {
+	first := -1
+	for _, c := range [...]byte{'\\', '&'} {
+		for i := 0; ; i++ {
+			j := strings.IndexByte(s[i:], c)
+			if j < 0 || first >= 0 && i+j >= first {
+				break
+			}
+			i += j
+			if _, w := unescape(s, i); w > 1 {
+				first = i
+				break
+			}
+		}
+	}
+	return first
+}
+
+// decode returns s with its JSON escapes and HTML entities decoded, one
+// byte for each, starting at first, the first of them.
 func decode(s string, first int) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	b.WriteString(s[:first])
+	// The next "\\" and "&" at or after i, each searched for again only
+	// once i has passed it, so that a text with many of one and none of
+	// the other is not searched to its end at every escape.
+	nextSlash, nextAmp := -1, -1
 	for i := first; i < len(s); {
-		if s[i] != '\\' {
-			j := strings.IndexByte(s[i:], '\\')
-			if j < 0 {
-				j = len(s) - i
-			}
-			b.WriteString(s[i : i+j])
-			i += j
+		if nextSlash < i {
+			nextSlash = indexFrom(s, i, '\\')
+		}
+		if nextAmp < i {
+			nextAmp = indexFrom(s, i, '&')
+		}
+		if j := min(nextSlash, nextAmp); j > i {
+			b.WriteString(s[i:j])
+			i = j
 			continue
 		}
 		c, w := unescape(s, i)
@@ -122,6 +210,14 @@ func decode(s string, first int) string {
 		i += w
 	}
 	return b.String()
+}
+
+// indexFrom is the index of the first c in s at or after i, or len(s).
+func indexFrom(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }
 
 // walker maps offsets of decode's output back to the text it decoded. It

@@ -269,9 +269,9 @@ type span struct {
 // it escaped. A text with nothing to defuse is returned as is, without
 // allocating.
 //
-// A text that holds JSON string escapes (\u003c, \n, \") is also read as a
-// JSON decoder would read it, so that "\u003csystem\u003e" or "ok\nUser:"
-// is caught; the spans found there are defused in the text as written,
+// A text that holds JSON string escapes (\u003c, \n, \") or HTML entities
+// (&lt;, &#60;) is also read decoded, so that "\u003csystem\u003e",
+// "&lt;system&gt;" or "ok\nUser:" is caught; the spans found there are defused in the text as written,
 // escapes and all, and the rest of the text keeps its bytes.
 func (n *Neutralizer) Defuse(s string) (string, int) {
 	var arr [8]span
@@ -297,8 +297,8 @@ func (n *Neutralizer) Defuse(s string) (string, int) {
 // newlines outside so the text's layout survives. Inside, the characters
 // that make a span act as markup become look-alikes that read the same to
 // a person and do not parse as markup: < > | as ‹ › ¦, and their JSON
-// escapes \u003c \u003e \u007c as the escapes of the look-alikes, so that
-// a span still decodes to no markup.
+// escapes (\u003c) and HTML entities (&lt;, &#60;) as the escapes and
+// entities of the look-alikes, so that a span still decodes to no markup.
 func Escape(span string) string {
 	trimmed := strings.TrimLeft(span, " \t\r\n")
 	var b strings.Builder
@@ -311,7 +311,7 @@ func Escape(span string) string {
 }
 
 // escapeMarkup writes s to b with its markup characters, and their JSON
-// escapes, turned into look-alikes.
+// escapes and HTML entities, turned into look-alikes.
 func escapeMarkup(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
@@ -321,11 +321,14 @@ func escapeMarkup(b *strings.Builder, s string) {
 			b.WriteString("›")
 		case '|':
 			b.WriteString("¦")
-		case '\\':
+		case '\\', '&':
 			r, w := unescape(s, i)
-			if w == 6 && (r == '<' || r == '>' || r == '|') {
+			switch {
+			case w > 1 && c == '&' && (r == '<' || r == '>' || r == '|'):
+				b.WriteString(lookalikeEntity(r))
+			case w == 6 && (r == '<' || r == '>' || r == '|'):
 				b.WriteString(lookalikeEscape(r))
-			} else {
+			default:
 				b.WriteString(s[i : i+w]) // an escaped backslash stays a pair
 			}
 			i += w - 1
@@ -333,6 +336,17 @@ func escapeMarkup(b *strings.Builder, s string) {
 			b.WriteByte(c)
 		}
 	}
+}
+
+// lookalikeEntity is the HTML entity of the look-alike of '<', '>' or '|'.
+func lookalikeEntity(c byte) string {
+	switch c {
+	case '<':
+		return "&#8249;"
+	case '>':
+		return "&#8250;"
+	}
+	return "&#166;"
 }
 
 // lookalikeEscape is the JSON escape of the look-alike of '<', '>' or '|'.
