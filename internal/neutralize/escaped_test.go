@@ -112,6 +112,9 @@ func TestDefuseEntities(t *testing.T) {
 		{"ordinary markup", `&lt;div class=&quot;pod&quot;&gt;api &amp; db&lt;/div&gt;`, `&lt;div class=&quot;pod&quot;&gt;api &amp; db&lt;/div&gt;`, 0},
 		{"query string", `GET /search?q=a&lt=5&system=1 &#; &#x; &lt`, `GET /search?q=a&lt=5&system=1 &#; &#x; &lt`, 0},
 		{"non-ASCII entity", `&#8249;system&#8250; &#x2039;`, `&#8249;system&#8250; &#x2039;`, 0},
+		// One level, as for JSON escapes: an escaped "&" is an "&".
+		{"entity behind a JSON escape", `"\u0026lt;system\u0026gt;"`, `"\u0026lt;system\u0026gt;"`, 0},
+		{"entity behind an entity", `&amp;lt;system&amp;gt;`, `&amp;lt;system&amp;gt;`, 0},
 	}
 	runDefuseCases(t, tests)
 }
