@@ -17,8 +17,15 @@
 // letter is "\u0069", a tool call nested in a string as {\"tool_calls\": …}.
 // The spans found there are defused where they are written, escapes and
 // all: "\u003c" becomes "\u2039" (‹), so that the span decodes to no
-// markup either, and every byte outside the spans is kept. Escapes are
-// decoded one level deep; "\\u003c" is a backslash and "u003c".
+// markup either, and every byte outside the spans is kept.
+//
+// JSON inside a JSON string is escaped twice: <system> becomes
+// "\\u003csystem\\u003e". A text whose decoded copy still holds escapes
+// is decoded once more, and the spans are found there; an escape two
+// levels down that decodes to markup becomes, in a defused span, the same
+// escape of its look-alike ("\\u2039"). Decoding stops at two levels:
+// three-fold escaping is rare in tool output, and each level turns more
+// plain backslashes (Windows paths, regexes) into newlines and tabs.
 //
 // # HTML entities
 //
@@ -27,7 +34,8 @@
 // decodes the common spellings as well: &lt; &gt; &amp; &quot; &apos; (the
 // first four in upper case too), &#NN; and &#xHH;, each with its ";". They
 // sit on the same level as JSON escapes, so a JSON string that holds
-// "&lt;system&gt;" is caught, but "\u0026lt;" is read as "&lt;". In a
+// "&lt;system&gt;" is caught, and "\u0026lt;" (Go's JSON encoder escapes
+// "&") or "&amp;lt;" is caught on the second level. In a
 // defused span, an entity of < > | becomes the entity of its look-alike
 // (&#8249; &#8250; &#166;), and &quot; delimits a tool call's strings as
 // \" does.

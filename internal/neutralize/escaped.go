@@ -14,8 +14,10 @@ import "strings"
 // format or Jira HTML writes <system> as &lt;system&gt;, which a model
 // reads as the tag. The decoded copy therefore decodes the common entity
 // spellings too (&lt; &gt; &amp; &quot; &apos;, &#NN; and &#xHH;), on the
-// same level as JSON escapes: a JSON string that holds &lt; is read as <,
-// but \u0026lt; (an escaped "&" before "lt;") is read as "&lt;".
+// same level as JSON escapes: a JSON string that holds &lt; is read as <.
+// A decoded copy that still holds an escape or entity (\\u003c, JSON in a
+// JSON string, or \u0026lt;) is decoded once more, and scanned instead:
+// two levels, no more.
 
 // find appends the suspicious spans of s to dst, in s's coordinates.
 func (n *Neutralizer) find(s string, dst []span) []span {
@@ -24,11 +26,24 @@ func (n *Neutralizer) find(s string, dst []span) []span {
 		return n.scan(s, dst)
 	}
 	d := decode(s, first)
-	spans := n.scan(d, dst)
 	w := walker{s: s}
+	var w2 *walker
+	if second := firstEscape(d); second >= 0 {
+		// JSON inside a JSON string (\\u003c) or an escaped entity
+		// (\u0026lt;): the model reads one level further down.
+		w2 = &walker{s: d}
+		d = decode(d, second)
+	}
+	to := func(x int) int {
+		if w2 != nil {
+			x = w2.to(x)
+		}
+		return w.to(x)
+	}
+	spans := n.scan(d, dst)
 	out := spans[:0]
 	for _, sp := range spans {
-		trigger := w.to(sp.trigger)
+		trigger := to(sp.trigger)
 		if sp.quoted {
 			// Defusing inside a pair of quotes keeps JSON valid only if
 			// they delimit a string of the text as written. A \" opens
@@ -39,13 +54,13 @@ func (n *Neutralizer) find(s string, dst []span) []span {
 			// two strings of the text, and the span is left alone.
 			// An entity (&quot;) is no JSON delimiter either: in valid
 			// JSON a "&" is inside a string.
-			q := w.to(sp.start - 1)
+			q := to(sp.start - 1)
 			if s[q] != '\\' && s[q] != '&' && q-trigger != sp.start-1-sp.trigger {
 				continue
 			}
 		}
-		start := w.to(sp.start)
-		out = append(out, span{trigger: trigger, start: start, end: w.to(sp.end), quoted: sp.quoted})
+		start := to(sp.start)
+		out = append(out, span{trigger: trigger, start: start, end: to(sp.end), quoted: sp.quoted})
 	}
 	return out
 }

@@ -324,12 +324,28 @@ func escapeMarkup(b *strings.Builder, s string) {
 		case '\\', '&':
 			r, w := unescape(s, i)
 			switch {
-			case w > 1 && c == '&' && (r == '<' || r == '>' || r == '|'):
+			case w > 1 && c == '&' && isMarkup(r):
 				b.WriteString(lookalikeEntity(r))
-			case w == 6 && (r == '<' || r == '>' || r == '|'):
+			case w == 6 && isMarkup(r):
 				b.WriteString(lookalikeEscape(r))
+			case w > 1 && (r == '\\' || r == '&'):
+				// An escaped "\" or "&" may start, with the text after
+				// it, markup one level down: \\u003c, \u0026lt;, &amp;lt;.
+				r2, w2 := unescape(string(r)+s[i+w:min(len(s), i+w+maxEntity)], 0)
+				switch {
+				case r == '&' && w2 > 1 && isMarkup(r2):
+					b.WriteString(s[i : i+w])
+					b.WriteString(lookalikeEntity(r2)[1:])
+				case r == '\\' && w2 == 6 && isMarkup(r2):
+					b.WriteString(s[i : i+w])
+					b.WriteString(lookalikeEscape(r2)[1:])
+				default:
+					w2 = 1
+					b.WriteString(s[i : i+w]) // an escaped backslash stays a pair
+				}
+				w += w2 - 1
 			default:
-				b.WriteString(s[i : i+w]) // an escaped backslash stays a pair
+				b.WriteString(s[i : i+w])
 			}
 			i += w - 1
 		default:
@@ -337,6 +353,8 @@ func escapeMarkup(b *strings.Builder, s string) {
 		}
 	}
 }
+
+func isMarkup(c byte) bool { return c == '<' || c == '>' || c == '|' }
 
 // lookalikeEntity is the HTML entity of the look-alike of '<', '>' or '|'.
 func lookalikeEntity(c byte) string {

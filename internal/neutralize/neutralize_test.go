@@ -97,6 +97,8 @@ func unescapeMarkup(s string) string {
 // a ‹ that was in the text from one it wrote, nor \u003C from \u003c, nor
 // &#60; from &lt;, so "nothing lost" holds up to these spellings.
 func fold(s string) string {
+	// An escaped "&" spells an entity one level down.
+	s = strings.NewReplacer(`\u0026`, "&", "&amp;", "&").Replace(s)
 	s = strings.NewReplacer(
 		"‹", "<", `\u2039`, "<", `\u003c`, "<", `\u003C`, "<", "&#8249;", "<",
 		"›", ">", `\u203a`, ">", `\u203A`, ">", `\u003e`, ">", `\u003E`, ">", "&#8250;", ">",
