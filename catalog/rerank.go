@@ -61,13 +61,16 @@ var rerankWeights = features{
 // Field groups of a term in a document, one bit each.
 const (
 	gName uint8 = 1 << iota
-	gAlias
 	gLine
 	gDesc
 	gParam
 )
 
-var fieldGroup = [...]uint8{gName, gAlias, gLine, gLine, 0, gDesc, gParam, gParam}
+// fieldGroup maps fieldsOf's fields to groups. Aliases and the kind have
+// none: an alias counts only as a phrase found as written (fAliasHit).
+var fieldGroup = [...]uint8{gName, 0, gLine, gLine, 0, gDesc, gParam, gParam}
+
+const nGroups = 4
 
 // docTermFields returns, for one document's fields, each term's id and
 // field groups packed as id<<8 | groups, sorted.
@@ -131,12 +134,12 @@ func (ix *index) features(q *analyzed, slots [][]slotAlt, req, main intent, hasI
 	var f features
 	f[fBase] = math.Log(max(c.score/top, 1e-3))
 	var total float64
-	var by [5]float64
+	var by [nGroups]float64
 	for _, slot := range slots {
 		// A slot's weight is its own word's idf; an expansion-only slot
 		// weighs its best alternative's.
 		var sw float64
-		var best [5]float64
+		var best [nGroups]float64
 		for _, a := range slot {
 			w := a.w
 			sw = max(sw, w)
@@ -144,19 +147,19 @@ func (ix *index) features(q *analyzed, slots [][]slotAlt, req, main intent, hasI
 				continue
 			}
 			g := ix.groupsOf(c.doc, a.id)
-			for b := range 5 {
+			for b := range nGroups {
 				if g&(1<<b) != 0 {
 					best[b] = max(best[b], w)
 				}
 			}
 		}
 		total += sw
-		for b := range 5 {
+		for b := range nGroups {
 			by[b] += best[b]
 		}
 	}
 	if total > 0 {
-		f[fName], f[fLine], f[fDesc], f[fParam] = by[0]/total, by[2]/total, by[3]/total, by[4]/total
+		f[fName], f[fLine], f[fDesc], f[fParam] = by[0]/total, by[1]/total, by[2]/total, by[3]/total
 	}
 	if len(q.slots) > 0 {
 		f[fSlots] = float64(c.hits) / float64(len(q.slots))
