@@ -102,6 +102,10 @@ type Config struct {
 	Synonyms map[string]string
 	// NoLexicon turns the built-in lexicon off, leaving Synonyms alone.
 	NoLexicon bool
+	// NoRerank ranks by BM25 alone: the reranker's weights were fitted to
+	// incident-ops requests over this project's fixture fleet, and a fleet
+	// unlike it may rank better without them (compare with eval-search).
+	NoRerank bool
 }
 
 // Entry is one (kind, tool), folded over the kind's servers.
@@ -232,6 +236,9 @@ func Build(servers []kindgroups.Server, cfg Config) *Catalog {
 		}
 	}
 	c.idx = newIndex(c.entries, buildLexicon(cfg.Synonyms, !cfg.NoLexicon))
+	if cfg.NoRerank {
+		c.idx.weights = nil
+	}
 	c.costs = make([]cost, len(c.entries))
 	for i, e := range c.entries {
 		c.costs[i] = entryCost(e)

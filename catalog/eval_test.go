@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,4 +109,30 @@ func TestEval(t *testing.T) {
 	if tune.RecallAt5 < 0.95 || tune.RecallAt1 < 0.75 {
 		t.Errorf("tune split with aliases: recall@5=%.3f recall@1=%.3f, want >= 0.95 and >= 0.75", tune.RecallAt5, tune.RecallAt1)
 	}
+}
+
+// TestNoRerank: Config.NoRerank ranks by BM25 alone, and the reranker
+// changes the order of some eval queries (else it would be dead weight).
+func TestNoRerank(t *testing.T) {
+	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
+	cfg := fleetConfig(true)
+	on := catalog.Build(testFleet(t), cfg)
+	cfg.NoRerank = true
+	off := catalog.Build(testFleet(t), cfg)
+	hook := catalog.Build(testFleet(t), fleetConfig(true))
+	hook.SetRerankWeightsForTest(nil)
+	differ := 0
+	for _, q := range loadQueries(t)[:100] {
+		a, b, c := tops(on.Search(ctx, q.Q, 5)), tops(off.Search(ctx, q.Q, 5)), tops(hook.Search(ctx, q.Q, 5))
+		if !slices.Equal(b, c) {
+			t.Fatalf("%q: NoRerank gives %v, BM25 alone %v", q.Q, b, c)
+		}
+		if !slices.Equal(a, b) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the reranker changed no ranking of 100 queries")
+	}
+	t.Logf("the reranker changed %d of 100 rankings", differ)
 }

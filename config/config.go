@@ -66,6 +66,9 @@ type Search struct {
 	Synonyms map[string]string `koanf:"synonyms" json:"synonyms,omitempty"`
 	// Lexicon, when false, turns the built-in lexicon off; nil means on.
 	Lexicon *bool `koanf:"lexicon" json:"lexicon,omitempty"`
+	// Rerank, when false, ranks by BM25 alone, without the reranker whose
+	// weights were fitted to incident-ops queries; nil means on.
+	Rerank *bool `koanf:"rerank" json:"rerank,omitempty"`
 }
 
 // Server is one upstream MCP server.
@@ -253,6 +256,7 @@ func (f *Fleet) clone() *Fleet {
 	out.Neutralize = clonePtr(f.Neutralize)
 	out.Search.Synonyms = maps.Clone(f.Search.Synonyms)
 	out.Search.Lexicon = clonePtr(f.Search.Lexicon)
+	out.Search.Rerank = clonePtr(f.Search.Rerank)
 	out.Reliability.HealthProbes = clonePtr(f.Reliability.HealthProbes)
 	out.Reliability.Breaker.Enabled = clonePtr(f.Reliability.Breaker.Enabled)
 	out.Servers = slices.Clone(f.Servers)

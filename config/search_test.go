@@ -22,6 +22,8 @@ func TestSearchSettings(t *testing.T) {
 		{"synonyms", head + "search:\n  synonyms:\n    blast radius: dependencies\n",
 			config.Search{Synonyms: map[string]string{"blast radius": "dependencies"}}, ""},
 		{"lexicon off", head + "search:\n  lexicon: false\n", config.Search{Lexicon: &f}, ""},
+		{"rerank off", head + "search:\n  rerank: false\n", config.Search{Rerank: &f}, ""},
+		{"rerank typo", head + "search:\n  rerankk: false\n", config.Search{}, `did you mean "rerank"`},
 		{"empty expansion", head + "search:\n  synonyms:\n    blast radius: \"\"\n", config.Search{},
 			`search.synonyms: blast radius: want the words tools use for it`},
 		{"unknown key", head + "search:\n  synonym: {}\n", config.Search{},

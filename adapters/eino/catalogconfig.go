@@ -17,6 +17,7 @@ func CatalogConfig(f *config.Fleet) catalog.Config {
 	}
 	c.Synonyms = f.Search.Synonyms
 	c.NoLexicon = f.Search.Lexicon != nil && !*f.Search.Lexicon
+	c.NoRerank = f.Search.Rerank != nil && !*f.Search.Rerank
 	for kind, ks := range f.KindSettings {
 		if c.Kinds == nil {
 			c.Kinds = map[string]catalog.KindConfig{}

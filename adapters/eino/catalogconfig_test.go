@@ -13,17 +13,19 @@ func TestCatalogConfigSearch(t *testing.T) {
 		name        string
 		search      config.Search
 		wantNoLex   bool
+		wantNoRe    bool
 		wantSynonym string
 	}{
-		{"default", config.Search{}, false, ""},
-		{"synonyms", config.Search{Synonyms: map[string]string{"blast radius": "dependencies"}}, false, "dependencies"},
-		{"lexicon off", config.Search{Lexicon: &off}, true, ""},
+		{"default", config.Search{}, false, false, ""},
+		{"synonyms", config.Search{Synonyms: map[string]string{"blast radius": "dependencies"}}, false, false, "dependencies"},
+		{"lexicon off", config.Search{Lexicon: &off}, true, false, ""},
+		{"rerank off", config.Search{Rerank: &off}, false, true, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := eino.CatalogConfig(&config.Fleet{Search: tc.search})
-			if c.NoLexicon != tc.wantNoLex || c.Synonyms["blast radius"] != tc.wantSynonym {
-				t.Errorf("got NoLexicon=%v Synonyms=%v", c.NoLexicon, c.Synonyms)
+			if c.NoLexicon != tc.wantNoLex || c.NoRerank != tc.wantNoRe || c.Synonyms["blast radius"] != tc.wantSynonym {
+				t.Errorf("got NoLexicon=%v NoRerank=%v Synonyms=%v", c.NoLexicon, c.NoRerank, c.Synonyms)
 			}
 		})
 	}
