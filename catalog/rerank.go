@@ -51,8 +51,9 @@ var featureNames = [nFeatures]string{"base", "name", "line", "desc", "param", "s
 
 type features [nFeatures]float64
 
-// rerankWeights are fitted by TestRerankTrain (TRAIN=1); rerank_train_test.go
-// documents how, and checks that a fresh fit reproduces them.
+// rerankWeights were fitted by TestRerankTrain, which prints them with
+// TRAIN=1 (see rerank_train_test.go for how); refit them after changing a
+// feature, and measure the result on queries the fit never saw.
 var rerankWeights = features{
 	2.915, 0.827, 3.094, -1.131, 0.559, -1.242, -0.770, -3.833, -1.095, -0.689, 0.157,
 	-0.242, 0.804, -0.562, -0.152, -0.349, -0.296, -0.387, 0.208, 1.092, -1.858,
@@ -136,8 +137,8 @@ func (ix *index) features(q *analyzed, slots [][]slotAlt, req, main intent, hasI
 	var total float64
 	var by [nGroups]float64
 	for _, slot := range slots {
-		// A slot's weight is its own word's idf; an expansion-only slot
-		// weighs its best alternative's.
+		// A slot weighs its best alternative's weighted idf: its own
+		// word's, or an expansion's below it.
 		var sw float64
 		var best [nGroups]float64
 		for _, a := range slot {
