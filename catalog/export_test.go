@@ -25,14 +25,9 @@ func (c *Catalog) RerankSampleForTest(query string) (feats [][]float64, keys []s
 	q := ix.analyze(query)
 	req, main := requestIntents(query)
 	cands := ix.candidates(q, req, func(int) bool { return true }, rerankDepth)
-	top := 0.0
+	fq := ix.featureQuery(q, query, req, main, cands)
 	for _, cd := range cands {
-		top = max(top, cd.score)
-	}
-	hasID := hasIdentifier(query)
-	slots := ix.rerankSlots(q)
-	for _, cd := range cands {
-		f := ix.features(q, slots, req, main, hasID, cd, top)
+		f := ix.features(fq, cd)
 		feats = append(feats, f[:])
 		e := c.entries[cd.doc]
 		keys = append(keys, e.Kind+":"+e.Tool)

@@ -464,7 +464,7 @@ type scored struct {
 // best limit of those with a positive score, best first, ties by document
 // order (kind, tool).
 func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
-	req := requestIntent(query)
+	req, main := requestIntents(query)
 	q := ix.analyze(query)
 	if ix.weights == nil {
 		cands := ix.candidates(q, req, allow, limit)
@@ -474,7 +474,7 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 		}
 		return out
 	}
-	out := ix.rerank(q, query, ix.candidates(q, req, allow, max(limit, rerankDepth)), ix.weights)
+	out := ix.rerank(q, query, req, main, ix.candidates(q, req, allow, max(limit, rerankDepth)), ix.weights)
 	return out[:min(limit, len(out))]
 }
 
@@ -510,27 +510,32 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	// signal there is: an operator wrote it down for this tool. So is a
 	// tool name whose words the query all says, in any order. Each
 	// document earns its best phrase once.
-	best := map[int32]float64{}
-	var aliasHit, nameHit map[int32]bool
+	type phraseHit struct {
+		bonus       float64
+		alias, name bool
+	}
+	var best map[int32]phraseHit
+	found := func(p phrase, alias bool) {
+		if best == nil {
+			best = map[int32]phraseHit{}
+		}
+		h := best[p.doc]
+		h.bonus = max(h.bonus, p.bonus)
+		h.alias = h.alias || alias
+		h.name = h.name || !alias
+		best[p.doc] = h
+	}
 	for _, t := range q.raw {
 		for _, p := range ix.aliases[t] {
 			if containsRun(q.raw, p.terms) {
-				best[p.doc] = max(best[p.doc], p.bonus)
-				if aliasHit == nil {
-					aliasHit = map[int32]bool{}
-				}
-				aliasHit[p.doc] = true
+				found(p, true)
 			}
 		}
 	}
 	for _, t := range q.terms {
 		for _, p := range ix.namePhrases[t] {
 			if containsAll(q.terms, p.terms) {
-				best[p.doc] = max(best[p.doc], p.bonus)
-				if nameHit == nil {
-					nameHit = map[int32]bool{}
-				}
-				nameHit[p.doc] = true
+				found(p, false)
 			}
 		}
 	}
@@ -539,7 +544,8 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	out := make([]candidate, 0, len(touched))
 	for _, d := range touched {
 		if allow(d) {
-			c := candidate{hits: int(hits[d]), aliasHit: aliasHit[int32(d)], nameHit: nameHit[int32(d)]}
+			h := best[int32(d)]
+			c := candidate{hits: int(hits[d]), aliasHit: h.alias, nameHit: h.name}
 			// Coordination: a tool matching more of the query's words
 			// beats one matching a single rare word many times.
 			s := scores[d] * math.Pow(float64(hits[d])/float64(len(q.slots)), coord)
@@ -553,7 +559,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// list_metrics, half of get_metric_metadata). Rare name
 			// words count for more (idf-weighted share).
 			s *= 1 + nameCover*ix.coverage(q, d)
-			s += best[int32(d)]
+			s += h.bonus
 			if ks != nil {
 				// The kind signal: "search loki for errors" is about
 				// grafana, whose tools may not say "search".

@@ -130,8 +130,9 @@ type candidate struct {
 	named     bool
 }
 
-// features computes a candidate's features for query q.
-func (ix *index) features(q *analyzed, slots [][]slotAlt, req, main intent, hasID bool, c candidate, top float64) features {
+// features computes a candidate's features for the query fq describes.
+func (ix *index) features(fq *featureQuery, c candidate) features {
+	q, slots, req, main, hasID, top := fq.q, fq.slots, fq.req, fq.main, fq.hasID, fq.top
 	var f features
 	f[fBase] = math.Log(max(c.score/top, 1e-3))
 	var total float64
@@ -256,23 +257,33 @@ func firstVerb(tool string) string {
 	return ""
 }
 
+// featureQuery is what features needs of the query, computed once per
+// search: req and main are requestIntents(query), top the best BM25
+// score among the candidates.
+type featureQuery struct {
+	q         *analyzed
+	slots     [][]slotAlt
+	req, main intent
+	hasID     bool
+	top       float64
+}
+
+func (ix *index) featureQuery(q *analyzed, query string, req, main intent, cands []candidate) *featureQuery {
+	fq := &featureQuery{q: q, slots: ix.rerankSlots(q), req: req, main: main, hasID: hasIdentifier(query)}
+	for _, c := range cands {
+		fq.top = max(fq.top, c.score)
+	}
+	return fq
+}
+
 // rerank scores cands with w and returns them best first. A candidate's
 // new score is exp of its linear score, so scores stay positive and keep
 // their order.
-func (ix *index) rerank(q *analyzed, query string, cands []candidate, w *features) []scored {
-	if len(cands) == 0 {
-		return nil
-	}
-	top := 0.0
-	for _, c := range cands {
-		top = max(top, c.score)
-	}
-	hasID := hasIdentifier(query)
-	slots := ix.rerankSlots(q)
-	req, main := requestIntents(query)
+func (ix *index) rerank(q *analyzed, query string, req, main intent, cands []candidate, w *features) []scored {
+	fq := ix.featureQuery(q, query, req, main, cands)
 	out := make([]scored, len(cands))
 	for i, c := range cands {
-		f := ix.features(q, slots, req, main, hasID, c, top)
+		f := ix.features(fq, c)
 		out[i] = scored{c.doc, math.Exp(f.dot(w))}
 	}
 	sortRanked(out)
