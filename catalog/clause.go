@@ -105,3 +105,51 @@ func sentences(text string) []sentence {
 	flush(len(text), false)
 	return out
 }
+
+// Identifiers name things; their parts do not say what is asked. The
+// metric kube_pod_container_status_waiting_reason is about a metric, not
+// about pods; checkout-api-7d9f8c-x2kqp, deploy/values-prod.yaml and
+// up{job="node-exporter"} are names too. A term found only inside such
+// identifiers weighs identWeight. Exact tool names are pinned before
+// ranking, so they lose nothing here.
+const identWeight = 0.4
+
+// identifierTerms returns the terms of query found only inside
+// identifiers: snake_case words of three parts or more, paths, file
+// names, PromQL selectors and generated pod names.
+func identifierTerms(query string) map[string]bool {
+	var in []string
+	outside := map[string]bool{}
+	for f := range strings.FieldsSeq(query) {
+		w := strings.Trim(f, ".,;:!?()[]\"'`")
+		if identifier(w) {
+			in = append(in, terms(w)...)
+			continue
+		}
+		for _, t := range terms(f) {
+			outside[t] = true
+		}
+	}
+	var out map[string]bool
+	for _, t := range in {
+		if !outside[t] {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[t] = true
+		}
+	}
+	return out
+}
+
+func identifier(w string) bool {
+	switch {
+	case strings.Count(w, "_") >= 2 && isSnake(strings.ToLower(w)):
+		return true
+	case strings.ContainsAny(w, "{}="):
+		return true
+	case strings.Contains(strings.Trim(w, "/"), "/"):
+		return true
+	}
+	return fileName(w) || podName(w)
+}

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"maps"
 	"slices"
 	"testing"
 )
@@ -23,12 +24,7 @@ func TestContextTerms(t *testing.T) {
 		{"Checkout pods went down every few minutes since the deploy of v2.3 this morning at nine. Show me the checkout pod logs.",
 			[]string{"3", "deploy", "down", "every", "few", "minut", "morn", "nin", "sinc", "v2", "went"}},
 	} {
-		got := contextTerms(tc.q)
-		var keys []string
-		for k := range got {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(contextTerms(tc.q)))
 		if !slices.Equal(keys, tc.want) {
 			t.Errorf("contextTerms(%q)\n got %q\nwant %q", tc.q, keys, tc.want)
 		}
@@ -47,6 +43,28 @@ func TestSentences(t *testing.T) {
 	} {
 		if got := sentences(tc.text); !slices.Equal(got, tc.want) {
 			t.Errorf("sentences(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestIdentifierTerms(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want []string // stemmed, sorted; nil for none
+	}{
+		{"what does kube_pod_container_status_waiting_reason measure", []string{"container", "kubernet", "pod", "reason", "status", "wait"}},
+		// A word said outside the identifier is the request's own.
+		{"memory of the pod from container_memory_working_set_bytes", []string{"byt", "container", "set", "work"}},
+		{"run up{job=\"node-exporter\"} == 0", []string{"exporter", "job", "nod", "up"}},
+		{"read deploy/values-prod.yaml in ops/helm-charts", []string{"chart", "deploy", "helm", "ops", "prod", "valu", "yaml"}},
+		{"logs of checkout-api-7d9f8c-x2kqp", []string{"7d9f8c", "api", "checkout", "x2kqp"}},
+		// Two-part snake_case is a tool name or a word pair, not an identifier.
+		{"find_symbol in the repo", nil},
+		{"show the checkout pods", nil},
+	} {
+		keys := slices.Sorted(maps.Keys(identifierTerms(tc.q)))
+		if !slices.Equal(keys, tc.want) {
+			t.Errorf("identifierTerms(%q)\n got %q\nwant %q", tc.q, keys, tc.want)
 		}
 	}
 }

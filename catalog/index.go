@@ -88,6 +88,8 @@ type index struct {
 	// docVerb its name's leading read verb, for the reranker.
 	docFields [][]uint32
 	docVerb   []string
+	// docChange the stem of its name's change verb, for the reranker.
+	docChange []string
 	termID    map[string]uint32 // from 1
 	// weights are the reranker's; nil ranks by BM25 alone.
 	weights *features
@@ -212,13 +214,18 @@ func newIndex(entries []Entry, lex *lexiconIndex) *index {
 	ix.buildKinds(entries, tfs, common)
 	ix.docIntent = make([]intent, n)
 	ix.docVerb = make([]string, n)
+	ix.docChange = make([]string, n)
 	ix.docFields = make([][]uint32, n)
 	ix.termID = make(map[string]uint32, len(df))
 	for _, t := range slices.Sorted(maps.Keys(df)) {
 		ix.termID[t] = uint32(len(ix.termID) + 1)
 	}
 	for i, e := range entries {
-		ix.docIntent[i] = nameIntent(e.Tool)
+		in, verb := nameChange(e.Tool)
+		ix.docIntent[i] = in
+		if verb != "" {
+			ix.docChange[i] = stem(verb)
+		}
 		ix.docVerb[i] = firstVerb(e.Tool)
 		ix.docFields[i] = docTermFields(docs[i], ix.termID)
 	}
@@ -417,11 +424,14 @@ func (ix *index) analyze(query string) *analyzed {
 	q.terms = terms(query)
 	slices.Sort(q.terms)
 	q.terms = slices.Compact(q.terms)
-	ctx := contextTerms(query)
+	ctx, ids := contextTerms(query), identifierTerms(query)
 	for _, t := range q.terms {
 		w := 1.0
 		if ctx[t] {
 			w = contextWeight
+		}
+		if ids[t] {
+			w = min(w, identWeight)
 		}
 		q.slots = append(q.slots, []alt{{t, w}})
 		q.weight[t] = 1

@@ -100,11 +100,18 @@ var nameReadVerbs = map[string]bool{
 // first verb decides (later words are mostly its object: the "merge" of
 // create_merge_request); "X_or_Y" says both.
 func nameIntent(tool string) intent {
+	in, _ := nameChange(tool)
+	return in
+}
+
+// nameChange returns nameIntent(tool) and the verb that says it, lower
+// case ("" for a read).
+func nameChange(tool string) (intent, string) {
 	ws := nameWords(tool)
 	for i, w := range ws {
 		w = strings.ToLower(w)
 		if nameReadVerbs[w] {
-			return 0
+			return 0, ""
 		}
 		in, ok := nameVerbs[w]
 		if !ok {
@@ -113,10 +120,47 @@ func nameIntent(tool string) intent {
 		for j := i + 1; j+1 < len(ws) && strings.EqualFold(ws[j], "or"); j += 2 {
 			in |= nameVerbs[strings.ToLower(ws[j+1])]
 		}
-		return in
+		return in, w
 	}
-	return 0
+	return 0, ""
 }
+
+// inflectedOnly returns the stems of the change verbs a request says only
+// inflected: "merge requests merged yesterday", "which pods are running",
+// "tickets assigned to me" describe what to find; a tool whose name does
+// that change (merge_merge_request, pods_run) matches them by stem alone.
+func inflectedOnly(query string) map[string]bool {
+	inflected, base := map[string]bool{}, map[string]bool{}
+	ws := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) })
+	for i, w := range ws {
+		switch {
+		case strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing"):
+			inflected[stem(w)] = true
+		case asked(ws, i):
+			// "merge requests merged yesterday" says no merge.
+			base[stem(w)] = true
+		}
+	}
+	var out map[string]bool
+	for s := range inflected {
+		if !base[s] && changeStems[s] {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[s] = true
+		}
+	}
+	return out
+}
+
+// changeStems are the stems of nameVerbs.
+var changeStems = func() map[string]bool {
+	m := map[string]bool{}
+	for v := range nameVerbs {
+		m[stem(v)] = true
+	}
+	return m
+}()
 
 // requestIntent returns the change classes a request's words say. It
 // looks at the words as written, before stemming, so that tense counts.
@@ -141,6 +185,9 @@ func requestIntents(query string) (all, first intent) {
 		if i+1 < len(ws) {
 			next = ws[i+1]
 		}
+		if v != 0 && !asked(ws, i) {
+			continue
+		}
 		switch {
 		case w == "set" && next == "up":
 			// "set up a group" makes one.
@@ -163,6 +210,56 @@ func requestIntents(query string) (all, first intent) {
 		in |= v
 	}
 	return in, first
+}
+
+// nounBefore are the words after which a verb form is a noun or a state:
+// "the last update", "a restart", "is it set". "a" and "an" are not
+// here, because "open a", "file a" and "drop a" are handled as verbs.
+var nounBefore = map[string]bool{
+	"the": true, "this": true, "that": true, "these": true, "those": true,
+	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true,
+	"its": true, "latest": true, "last": true, "recent": true, "each": true,
+	"every": true, "is": true, "are": true, "was": true, "were": true, "be": true,
+	"been": true, "being": true,
+}
+
+// speakers are the subjects whose verbs tell what the speaker will do,
+// not what is asked: "before I push", "we'll tag the release ourselves".
+var speakers = map[string]bool{"i": true, "we": true, "he": true, "she": true, "they": true}
+
+// modals may stand between a speaker and the verb ("I'll write it up",
+// "so we can merge"); one before the speaker asks instead ("can we
+// restart it").
+var modals = map[string]bool{
+	"ll": true, "will": true, "can": true, "could": true, "would": true,
+	"d": true, "should": true, "might": true, "may": true, "must": true,
+	"then": true, "just": true, "also": true,
+}
+
+// asked reports whether the change verb ws[i] is asked for. It is not
+// when it is part of a noun ("merge request", "a new", "the update"),
+// or when its subject is the speaker or someone else ("so I can merge",
+// "they push it").
+func asked(ws []string, i int) bool {
+	w := ws[i]
+	if i+1 < len(ws) && (w == "merge" || w == "pull") && strings.HasPrefix(ws[i+1], "request") {
+		return false
+	}
+	if i == 0 {
+		return true
+	}
+	if nounBefore[ws[i-1]] {
+		return false
+	}
+	j := i - 1
+	for j > 0 && modals[ws[j]] {
+		j--
+	}
+	if !speakers[ws[j]] {
+		return true
+	}
+	// "can we restart it" asks; "we can restart it" tells.
+	return j > 0 && modals[ws[j-1]] && j == i-1
 }
 
 // intentFactor is the multiplier for a tool whose name says tool when

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,6 +29,21 @@ func TestRequestIntent(t *testing.T) {
 		{"kick the stuck pod", intentDelete},
 		{"create an issue and kick the pod", intentCreate | intentDelete},
 		{"delete the index, then drop a note", intentDelete | intentCreate},
+		// "merge request" is GitLab's noun, not a merge.
+		{"list open merge requests for payments", 0},
+		{"list the merge requests merged yesterday", 0},
+		{"merge the hotfix now", intentUpdate},
+		// A verb after a determiner or a copula is a noun or a state.
+		{"show me the new pods", 0},
+		{"what's the latest comment on OPS-1", 0},
+		{"the flag is set", 0},
+		{"open a new MR", intentCreate},
+		// The speaker's own verbs are not asked for; an inverted modal asks.
+		{"before I push: is this snippet valid?", 0},
+		{"show the diff, I'll merge it later", 0},
+		{"so we can restart it", 0},
+		{"can we restart it", intentDelete},
+		{"I want to delete the index", intentDelete},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
@@ -79,5 +96,26 @@ func TestIntentFactor(t *testing.T) {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestInflectedOnly(t *testing.T) {
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"list the merge requests merged yesterday", []string{"merg"}},
+		{"which pods are running in payments", []string{"run"}},
+		{"open tickets assigned to me", []string{"assign"}},
+		// Said in its base form too: the change may be asked.
+		{"merge it, it was approved and merged into staging before", []string{"approv"}},
+		// Not a name verb.
+		{"pods restarting in payments", nil},
+	}
+	for _, tt := range tests {
+		got := slices.Sorted(maps.Keys(inflectedOnly(tt.q)))
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("inflectedOnly(%q) = %q, want %q", tt.q, got, tt.want)
+		}
 	}
 }

@@ -125,7 +125,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"timeline", "when it was created", "time to resolve", "time-to-resolve"}, "dates"},
 	{[]string{"hour against", "hours against", "minutes against"}, "worklog"},
 	{[]string{"flip", "set to", "to in progress", "to done"}, "transition"},
-	{[]string{"drop a note", "add a note", "post a note", "update the ticket"}, "comment"},
+	{[]string{"drop a note", "add a note", "post a note", "leave a note", "put a note", "update the ticket"}, "comment"},
 	{[]string{"assignee", "take it", "give it to", "reassign", "to me"}, "assign"},
 	{[]string{"any open", "anything open", "anything still open", "open tickets", "tickets filed", "every ticket", "all tickets", "unresolved", "sorted by"}, "search"},
 	{[]string{"resolve", "resolved", "close", "closed", "done", "reopen", "move to", "in progress", "workflow"}, "transition status"},

@@ -42,12 +42,13 @@ const (
 	fSearchVerb           // a search_/query_/find_ tool
 	fMainVerb             // the tool's change is the request's first change verb's
 	fNameWrongVerb        // every name word said, but the tool changes and the request reads
+	fInflected            // the request says the tool's change verb only inflected ("merged")
 	nFeatures
 )
 
 var featureNames = [nFeatures]string{"base", "name", "line", "desc", "param", "slots", "cover",
 	"unsaid", "alias_hit", "name_hit", "read_change", "same_change", "other_change", "change_read",
-	"kind", "named", "get_id", "list_no_id", "search_verb", "main_verb", "name_wrong_verb"}
+	"kind", "named", "get_id", "list_no_id", "search_verb", "main_verb", "name_wrong_verb", "inflected"}
 
 type features [nFeatures]float64
 
@@ -55,8 +56,8 @@ type features [nFeatures]float64
 // TRAIN=1 (see rerank_train_test.go for how); refit them after changing a
 // feature, and measure the result on queries the fit never saw.
 var rerankWeights = features{
-	2.915, 0.827, 3.094, -1.131, 0.559, -1.242, -0.770, -3.833, -1.095, -0.689, 0.157,
-	-0.242, 0.804, -0.562, -0.152, -0.349, -0.296, -0.387, 0.208, 1.092, -1.858,
+	2.820, 0.551, 2.963, -1.022, 0.617, -0.996, -0.571, -3.714, -1.228, -0.633, 0.331,
+	-0.132, 0.928, -0.796, -0.062, -0.441, -0.429, -0.605, 0.231, 1.196, -1.376, -1.771,
 }
 
 // Field groups of a term in a document, one bit each.
@@ -189,6 +190,9 @@ func (ix *index) features(fq *featureQuery, c candidate) features {
 	}
 	f[fMainVerb] = b2f(tool&main != 0)
 	f[fNameWrongVerb] = f[fNameHit] * f[fReadChange]
+	if ch := ix.docChange[c.doc]; ch != "" {
+		f[fInflected] = b2f(fq.inflected[ch])
+	}
 	f[fKind] = c.kindScore
 	f[fNamed] = b2f(c.named)
 	switch ix.docVerb[c.doc] {
@@ -266,10 +270,12 @@ type featureQuery struct {
 	req, main intent
 	hasID     bool
 	top       float64
+	inflected map[string]bool
 }
 
 func (ix *index) featureQuery(q *analyzed, query string, req, main intent, cands []candidate) *featureQuery {
-	fq := &featureQuery{q: q, slots: ix.rerankSlots(q), req: req, main: main, hasID: hasIdentifier(query)}
+	fq := &featureQuery{q: q, slots: ix.rerankSlots(q), req: req, main: main, hasID: hasIdentifier(query),
+		inflected: inflectedOnly(query)}
 	for _, c := range cands {
 		fq.top = max(fq.top, c.score)
 	}
