@@ -74,7 +74,7 @@ var requestVerbs = map[string]intent{
 	"protect": intentUpdate, "unprotect": intentUpdate, "silence": intentUpdate,
 	"mute": intentUpdate, "exec": intentUpdate,
 	"delete": intentDelete, "remove": intentDelete, "kill": intentDelete,
-	"drop": intentDelete, "restart": intentDelete, "bounce": intentDelete,
+	"drop": intentDelete, "rid": intentDelete, "restart": intentDelete, "bounce": intentDelete,
 	"purge": intentDelete, "unlink": intentDelete, "nuke": intentDelete, "wipe": intentDelete,
 	// Chat-ops verbs: "ship !4102", "flip OPS-412 to done", "hand it
 	// over to Priya", "kick off a pipeline".
@@ -248,7 +248,8 @@ func asked(ws []string, i int) bool {
 	if i == 0 {
 		return true
 	}
-	if nounBefore[ws[i-1]] {
+	// "-ing" before it makes a noun too: "working set", "rolling update".
+	if nounBefore[ws[i-1]] || strings.HasSuffix(ws[i-1], "ing") {
 		return false
 	}
 	j := i - 1

@@ -44,6 +44,8 @@ func TestRequestIntent(t *testing.T) {
 		{"so we can restart it", 0},
 		{"can we restart it", intentDelete},
 		{"I want to delete the index", intentDelete},
+		{"memory working set of the pods", 0},
+		{"get rid of the stale branch", intentDelete},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {

@@ -59,7 +59,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"spin up", "throwaway", "one-off", "debug container", "debug pod"}, "run pod"},
 	{[]string{"journal", "journalctl", "syslog", "printed", "what did it print", "stdout", "output of", "output from", "lines of output", "last lines", "hundred lines"}, "logs"},
 	{[]string{"image tag", "which image", "what image", "running version"}, "get resource"},
-	{[]string{"restart", "bounce", "recycle", "kill", "evict", "kick", "nuke", "blow away", "wipe"}, "delete"},
+	{[]string{"restart", "bounce", "recycle", "kill", "evict", "kick", "nuke", "blow away", "wipe", "get rid of"}, "delete"},
 	{[]string{"bump", "resize", "scale out", "scale up", "scale down", "instances", "replicas", "replica", "more pods", "fewer pods", "horizontally"}, "scale replicas"},
 	{[]string{"hog", "hogging", "consumption", "utilization", "utilisation", "resource usage", "how much memory", "how much cpu", "chewing", "eating cpu", "eating memory"}, "usage consumption"},
 	{[]string{"oom", "oomkilled", "out of memory"}, "memory"},
@@ -88,6 +88,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"landed", "went in", "went into", "got merged", "shipped", "sha"}, "commits"},
 	{[]string{"blame", "who touched", "who wrote", "last touched"}, "blame"},
 	{[]string{"ci", "build", "builds", "red build", "failing build"}, "pipeline"},
+	{[]string{"valid", "invalid", "parse", "parses", "syntax"}, "validate lint"},
 	{[]string{"rollback", "roll back", "undo"}, "revert"},
 	{[]string{"codebase", "source code"}, "repository"},
 	{[]string{"commit it", "commit the change", "edit the file", "change the file", "in that file"}, "file commit"},
@@ -97,7 +98,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"touch", "touches", "what's in"}, "diff changes"},
 
 	// Metrics.
-	{[]string{"rps", "qps", "throughput", "request rate", "requests per second", "latency", "p99", "p95", "p90", "p50", "percentile", "error rate", "saturation", "slo", "sli", "error budget", "availability", "uptime", "apdex", "5xx rate", "5xx ratio", "error ratio", "ratio"}, "promql metrics"},
+	{[]string{"rps", "qps", "throughput", "request rate", "requests per second", "latency", "p99", "p95", "p90", "p50", "percentile", "error rate", "saturation", "slo", "sli", "error budget", "availability", "uptime", "apdex", "5xx rate", "5xx ratio", "error ratio", "ratio", "per second", "per minute", "a second"}, "promql metrics"},
 	{[]string{"over time", "trend", "grew", "growth", "across the last", "over the last", "past hour", "past day", "past week", "spike", "spiking", "history of"}, "range"},
 	{[]string{"scrape", "scraped", "scraping", "exporter", "exporters"}, "targets"},
 	{[]string{"histogram", "summary", "gauge", "counter", "unit", "what does the metric"}, "metadata type"},
@@ -148,7 +149,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"slow", "slower", "slowest", "bottleneck", "taking long", "where is time spent", "where the time goes"}, "critical path duration"},
 	{[]string{"depend", "depends", "dependency", "upstream", "downstream", "calls into", "callers", "callees", "service map", "blast radius"}, "dependencies"},
 	{[]string{"instrumented", "reporting traces", "sending traces", "show up in"}, "services"},
-	{[]string{"where did the time go", "end to end", "critical path", "which hop", "slowest hop", "eating the time", "time going"}, "critical path"},
+	{[]string{"where did the time go", "end to end", "critical path", "which hop", "slowest hop", "eating the time", "time going", "which span", "which spans", "wall clock", "wall-clock"}, "critical path"},
 	{[]string{"operations", "operation names"}, "span names"},
 	{[]string{"took over", "longer than", "slower than"}, "duration"},
 	{[]string{"trace id"}, "trace"},
@@ -331,6 +332,36 @@ var cues = []struct {
 	{fileName, fileExpansion, expandWeight},
 	{logDuration, worklogExpansion, phraseExpandWeight},
 	{podName, podExpansion, expandWeight},
+	{repoPath, repoExpansion, expandWeight},
+}
+
+// repoExpansion is what a project path such as infra/terraform-live
+// expands to.
+const repoExpansion = "project repository"
+
+// repoPath reports whether the query names a project or branch the way
+// forges write them: lower-case segments joined by '/', two or three of
+// them, no file extension ("payments/ledger-service", "hotfix/ops-412").
+// Absolute paths (/etc/redis.conf) and URLs are not projects.
+func repoPath(q string) bool {
+	for f := range strings.FieldsSeq(q) {
+		f = strings.Trim(f, ".,;:!?()[]\"'`")
+		if strings.HasPrefix(f, "/") || strings.Contains(f, "://") || fileName(f) {
+			continue
+		}
+		parts := strings.Split(f, "/")
+		if len(parts) < 2 || len(parts) > 3 {
+			continue
+		}
+		ok := true
+		for _, p := range parts {
+			ok = ok && p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyz0123456789-_.") == ""
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // podExpansion is what a generated pod name such as
@@ -395,6 +426,9 @@ var (
 // metricName reports whether the query holds a metric name: snake_case
 // words with a unit or counter suffix, or an exporter's prefix.
 func metricName(q string) bool {
+	if promQL(q) {
+		return true
+	}
 	for f := range strings.FieldsSeq(q) {
 		f = strings.Trim(f, ".,;:!?()[]{}\"'`")
 		parts := strings.Split(f, "_")
@@ -402,6 +436,26 @@ func metricName(q string) bool {
 			continue
 		}
 		if len(parts) >= 3 && metricSuffixes[parts[len(parts)-1]] || metricPrefixes[parts[0]] {
+			return true
+		}
+	}
+	return false
+}
+
+// promQL reports whether q holds PromQL: a selector (up{job="api"}) or
+// a call of one of its functions (rate(, histogram_quantile().
+func promQL(q string) bool {
+	if i := strings.IndexByte(q, '{'); i > 0 && strings.IndexByte(q[i:], '}') > 0 {
+		j := i
+		for j > 0 && (isSnake(q[j-1:j]) || q[j-1] >= 'A' && q[j-1] <= 'Z') {
+			j--
+		}
+		if j < i && strings.Contains(q[i:], "=") {
+			return true
+		}
+	}
+	for _, fn := range []string{"rate(", "irate(", "increase(", "histogram_quantile(", "sum(", "avg(", "sum by", "avg_over_time("} {
+		if strings.Contains(q, fn) {
 			return true
 		}
 	}
@@ -475,8 +529,22 @@ func durationUnit(s string) bool {
 // duration reports whether s is a number with a unit: "2h", "2.5h", "30m".
 func duration(s string) bool {
 	s = strings.Trim(s, ".,;:!?")
-	i := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' })
-	return i > 0 && number(s[:i]) && durationUnit(s[i:])
+	// "2h30m" is two of them.
+	for s != "" {
+		i := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' })
+		if i <= 0 || !number(s[:i]) {
+			return false
+		}
+		j := i + strings.IndexFunc(s[i:], func(r rune) bool { return unicode.IsDigit(r) })
+		if j < i {
+			j = len(s)
+		}
+		if !durationUnit(s[i:j]) {
+			return false
+		}
+		s = s[j:]
+	}
+	return true
 }
 
 // issueKeyExpansion is what an issue key such as OPS-88 expands to:

@@ -56,8 +56,8 @@ type features [nFeatures]float64
 // TRAIN=1 (see rerank_train_test.go for how); refit them after changing a
 // feature, and measure the result on queries the fit never saw.
 var rerankWeights = features{
-	2.820, 0.551, 2.963, -1.022, 0.617, -0.996, -0.571, -3.714, -1.228, -0.633, 0.331,
-	-0.132, 0.928, -0.796, -0.062, -0.441, -0.429, -0.605, 0.231, 1.196, -1.376, -1.771,
+	2.785, 0.771, 3.221, -0.971, 0.746, -1.516, -0.568, -3.712, -1.220, -0.633, 0.330,
+	-0.031, 0.878, -0.846, -0.101, -0.472, -0.465, -0.744, 0.274, 1.282, -1.381, -1.752,
 }
 
 // Field groups of a term in a document, one bit each.

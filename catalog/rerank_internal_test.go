@@ -55,6 +55,11 @@ func TestSigils(t *testing.T) {
 		{"logged 30m yesterday", false, false, true},
 		{"log lines from 2 pods", false, false, false},
 		{"search the log for 500s", false, false, false},
+		{"log 2h30m against SRE-1187", false, false, true},
+		{"log 2h30 on it", false, false, false},
+		{`run up{job="node-exporter"} == 0`, true, false, false},
+		{"sum(rate(http_requests[5m])) by (code)", true, false, false},
+		{`parse {"a": 1} for me`, false, false, false},
 	} {
 		if got := metricName(tc.q); got != tc.metric {
 			t.Errorf("metricName(%q) = %v, want %v", tc.q, got, tc.metric)

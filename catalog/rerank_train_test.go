@@ -2,10 +2,13 @@ package catalog_test
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
@@ -166,24 +169,39 @@ func TestRerankTrain(t *testing.T) {
 	for _, s := range samples {
 		splits[s.split] = true
 	}
+	// Each split's fit is independent: fit them side by side, and the
+	// final one with them.
+	splitNames := slices.Sorted(maps.Keys(splits))
+	ws := make([][]float64, len(splitNames)+1)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i := range ws {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var train []sample
+			for _, s := range samples {
+				if i == len(splitNames) || s.split != splitNames[i] {
+					train = append(train, s)
+				}
+			}
+			ws[i] = fitRerank(train, nf, l2, steps)
+		})
+	}
+	wg.Wait()
 	var sb strings.Builder
 	var sum1, sum5, bsum1, bsum5 float64
-	for _, sp := range slices.Sorted(mapsKeys(splits)) {
-		var train, test []sample
+	for i, sp := range splitNames {
+		var test, withAliases []sample
 		for _, s := range samples {
 			if s.split == sp {
 				test = append(test, s)
-			} else {
-				train = append(train, s)
+				if !s.bare {
+					withAliases = append(withAliases, s)
+				}
 			}
 		}
-		w := fitRerank(train, nf, l2, steps)
-		var withAliases []sample
-		for _, s := range test {
-			if !s.bare {
-				withAliases = append(withAliases, s)
-			}
-		}
+		w := ws[i]
 		r1, r5 := recalls(withAliases, w)
 		b1, b5 := recalls(withAliases, base)
 		sum1, sum5, bsum1, bsum5 = sum1+r1, sum5+r5, bsum1+b1, bsum5+b5
@@ -192,22 +210,12 @@ func TestRerankTrain(t *testing.T) {
 	}
 	n := float64(len(splits))
 	fmt.Fprintf(&sb, "mean      aliases: bm25 %.3f/%.3f  rerank %.3f/%.3f\n", bsum1/n, bsum5/n, sum1/n, sum5/n)
-	w := fitRerank(samples, nf, l2, steps)
+	w := ws[len(splitNames)]
 	sb.WriteString("weights:")
 	for j := range nf {
 		fmt.Fprintf(&sb, " %s=%.3f", names[j], w[j])
 	}
 	t.Log("\n" + sb.String())
-}
-
-func mapsKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 func envFloat(k string, def float64) float64 {
