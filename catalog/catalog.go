@@ -106,6 +106,12 @@ type Config struct {
 	// incident-ops requests over this project's fixture fleet, and a fleet
 	// unlike it may rank better without them (compare with eval-search).
 	NoRerank bool
+	// RerankWeights replace the reranker's built-in weights, e.g. with
+	// FitRerank's fit to a fleet's own queries; nil means
+	// DefaultRerankWeights. They must pass RerankWeights.Validate: Build
+	// panics on weights that do not, so check weights read from a file
+	// first. NoRerank wins over them.
+	RerankWeights RerankWeights
 }
 
 // Entry is one (kind, tool), folded over the kind's servers.
@@ -236,6 +242,13 @@ func Build(servers []kindgroups.Server, cfg Config) *Catalog {
 		}
 	}
 	c.idx = newIndex(c.entries, buildLexicon(cfg.Synonyms, !cfg.NoLexicon))
+	if cfg.RerankWeights != nil {
+		if err := cfg.RerankWeights.Validate(); err != nil {
+			panic(err)
+		}
+		w := cfg.RerankWeights.features()
+		c.idx.weights = &w
+	}
 	if cfg.NoRerank {
 		c.idx.weights = nil
 	}

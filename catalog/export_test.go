@@ -1,5 +1,7 @@
 package catalog
 
+import "context"
+
 // LexiconEntryForTest is a built-in lexicon entry as analyzed.
 type LexiconEntryForTest struct {
 	When [][]string
@@ -18,26 +20,17 @@ func LexiconForTest() []LexiconEntryForTest {
 // HashChannelForTest exposes the #channel sigil check.
 func HashChannelForTest(q string) bool { return hashChannel(q) }
 
-// RerankSampleForTest returns the reranker's features for query's BM25
-// candidates, best BM25 first, with their "kind:tool" keys.
-func (c *Catalog) RerankSampleForTest(query string) (feats [][]float64, keys []string) {
-	ix := c.idx
-	q := ix.analyze(query)
-	req, main := requestIntents(query)
-	cands := ix.candidates(q, req, func(int) bool { return true }, rerankDepth)
-	fq := ix.featureQuery(q, query, req, main, cands)
-	for _, cd := range cands {
-		f := ix.features(fq, cd)
-		feats = append(feats, f[:])
-		e := c.entries[cd.doc]
-		keys = append(keys, e.Kind+":"+e.Tool)
-	}
-	return feats, keys
-}
+// RerankSample is one query's reranker input, as FitRerank builds it.
+type RerankSample = rerankSample
 
-// RerankWeightsForTest returns the committed weights and feature names.
-func RerankWeightsForTest() (w []float64, names []string) {
-	return rerankWeights[:], featureNames[:]
+// RerankSampleOf builds q's sample over c, as FitRerank does.
+func (c *Catalog) RerankSampleOf(q Query) RerankSample { return c.rerankSample(q) }
+
+// FitSamplesForTest is FitRerank's optimiser over samples already built,
+// so that one fit can mix catalogs (with aliases and without) and leave
+// splits out.
+func FitSamplesForTest(ctx context.Context, samples []RerankSample, opt FitOptions) ([]float64, error) {
+	return fitSamples(ctx, samples, opt)
 }
 
 // SetRerankWeightsForTest replaces c's reranker weights; nil turns the

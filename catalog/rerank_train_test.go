@@ -3,7 +3,6 @@ package catalog_test
 import (
 	"fmt"
 	"maps"
-	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -14,82 +13,19 @@ import (
 	"github.com/mcpfleet/mcpfleet/catalog"
 )
 
-// sample is one query's reranker input: its candidates' features and which
-// of them are right.
+// sample is one query's reranker input with where it came from.
 type sample struct {
+	catalog.RerankSample
 	split string
 	bare  bool // built without aliases
-	feats [][]float64
-	pos   []bool
 }
 
-func rerankSamples(tb testing.TB, c *catalog.Catalog, qs []catalog.Query) []sample {
-	tb.Helper()
+func rerankSamples(c *catalog.Catalog, qs []catalog.Query) []sample {
 	var out []sample
 	for _, q := range qs {
-		feats, keys := c.RerankSampleForTest(q.Q)
-		s := sample{split: q.Split, feats: feats, pos: make([]bool, len(keys))}
-		for i, k := range keys {
-			s.pos[i] = slices.Contains(q.Expect, k)
-		}
-		out = append(out, s)
+		out = append(out, sample{RerankSample: c.RerankSampleOf(q), split: q.Split})
 	}
 	return out
-}
-
-// fitRerank fits linear weights by pairwise logistic regression: every
-// right candidate should outscore every wrong one of its query. Each query
-// weighs the same whatever its number of pairs; l2 pulls the weights
-// toward the plain BM25 order (base weight 1, the rest 0). Full-batch
-// Adam from that start, a fixed number of steps: deterministic.
-func fitRerank(samples []sample, nf int, l2 float64, steps int) []float64 {
-	w := make([]float64, nf)
-	w[0] = 1
-	prior := slices.Clone(w)
-	m, v := make([]float64, nf), make([]float64, nf)
-	const lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
-	g := make([]float64, nf)
-	for step := 1; step <= steps; step++ {
-		clear(g)
-		nq := 0
-		for _, s := range samples {
-			var ps, ns []int
-			for i, p := range s.pos {
-				if p {
-					ps = append(ps, i)
-				} else {
-					ns = append(ns, i)
-				}
-			}
-			if len(ps) == 0 || len(ns) == 0 {
-				continue
-			}
-			nq++
-			scale := 1 / float64(len(ps)*len(ns))
-			for _, p := range ps {
-				for _, n := range ns {
-					d := 0.0
-					for j := range nf {
-						d += w[j] * (s.feats[p][j] - s.feats[n][j])
-					}
-					// d/dw log(1+exp(-d)) = -sigmoid(-d) * (fp-fn)
-					k := -scale / (1 + math.Exp(d))
-					for j := range nf {
-						g[j] += k * (s.feats[p][j] - s.feats[n][j])
-					}
-				}
-			}
-		}
-		for j := range nf {
-			g[j] = g[j]/float64(max(nq, 1)) + l2*(w[j]-prior[j])
-			m[j] = b1*m[j] + (1-b1)*g[j]
-			v[j] = b2*v[j] + (1-b2)*g[j]*g[j]
-			mh := m[j] / (1 - math.Pow(b1, float64(step)))
-			vh := v[j] / (1 - math.Pow(b2, float64(step)))
-			w[j] -= lr * mh / (math.Sqrt(vh) + eps)
-		}
-	}
-	return w
 }
 
 // rankOf returns the 1-based rank of the first right candidate under w, 0
@@ -99,8 +35,8 @@ func rankOf(s sample, w []float64) int {
 		i     int
 		score float64
 	}
-	cs := make([]c, len(s.feats))
-	for i, f := range s.feats {
+	cs := make([]c, len(s.Feats))
+	for i, f := range s.Feats {
 		for j := range w {
 			cs[i].score += w[j] * f[j]
 		}
@@ -116,7 +52,7 @@ func rankOf(s sample, w []float64) int {
 		return 0
 	})
 	for r, x := range cs {
-		if s.pos[x.i] {
+		if s.Pos[x.i] {
 			return r + 1
 		}
 	}
@@ -155,12 +91,12 @@ func TestRerankTrain(t *testing.T) {
 	}
 	// Both configurations train it: the operator's aliases, and none, as
 	// a fleet starts out.
-	samples := rerankSamples(t, buildFleet(t), seen)
-	for _, s := range rerankSamples(t, catalog.Build(testFleet(t), fleetConfig(false)), seen) {
+	samples := rerankSamples(buildFleet(t), seen)
+	for _, s := range rerankSamples(catalog.Build(testFleet(t), fleetConfig(false)), seen) {
 		s.bare = true
 		samples = append(samples, s)
 	}
-	_, names := catalog.RerankWeightsForTest()
+	names := catalog.RerankFeatures()
 	nf := len(names)
 	l2, steps := envFloat("L2", 0.01), int(envFloat("STEPS", 400))
 	base := make([]float64, nf)
@@ -179,13 +115,17 @@ func TestRerankTrain(t *testing.T) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			var train []sample
+			var train []catalog.RerankSample
 			for _, s := range samples {
 				if i == len(splitNames) || s.split != splitNames[i] {
-					train = append(train, s)
+					train = append(train, s.RerankSample)
 				}
 			}
-			ws[i] = fitRerank(train, nf, l2, steps)
+			w, err := catalog.FitSamplesForTest(t.Context(), train, catalog.FitOptions{L2: l2, Steps: steps})
+			if err != nil {
+				t.Error(err)
+			}
+			ws[i] = w
 		})
 	}
 	wg.Wait()

@@ -217,19 +217,6 @@ func sanitizeName(name string) string {
 	return s
 }
 
-// suggest returns the choice nearest to got by case-insensitive edit
-// distance, or "" when none is close enough to be a plausible typo.
-func suggest(got string, choices []string) string {
-	best, bestD := "", -1
-	g := strings.ToLower(got)
-	for _, c := range choices {
-		d := textdist.Levenshtein(g, strings.ToLower(c))
-		if bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD < 0 || best == got || bestD > max(2, utf8.RuneCountInString(got)/3) {
-		return ""
-	}
-	return best
-}
+// suggest returns the choice nearest to got, or "" when none is close
+// enough to be a plausible typo; see textdist.Nearest.
+func suggest(got string, choices []string) string { return textdist.Nearest(got, choices) }

@@ -1,0 +1,174 @@
+package catalog_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
+)
+
+// fitSubset is a few of the labelled queries, every 25th: enough for the
+// fit to have something to learn, few enough to keep the package fast.
+func fitSubset(t *testing.T) []catalog.Query {
+	t.Helper()
+	var qs []catalog.Query
+	for i, q := range loadQueries(t) {
+		if i%25 == 0 {
+			qs = append(qs, q)
+		}
+	}
+	return qs
+}
+
+// TestFitRerank fits on a few queries and ranks them with the fit, the
+// built-in weights read back from JSON, and BM25 with and without weights.
+func TestFitRerank(t *testing.T) {
+	servers := testFleet(t)
+	c := catalog.Build(servers, fleetConfig(true))
+	qs := fitSubset(t)
+	opt := catalog.FitOptions{Steps: 150}
+	w1, err := catalog.FitRerank(t.Context(), c, qs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := catalog.FitRerank(t.Context(), c, qs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(w1, w2); diff != "" {
+		t.Errorf("two fits differ (-first +second):\n%s", diff)
+	}
+	if err := w1.Validate(); err != nil {
+		t.Fatalf("fitted weights do not validate: %v", err)
+	}
+
+	// In sample, the fit must rank at least as well as BM25 alone, which
+	// is where it starts from.
+	bm25 := fleetConfig(true)
+	bm25.NoRerank = true
+	fitted := fleetConfig(true)
+	fitted.RerankWeights = w1
+	before := catalog.Eval(t.Context(), catalog.Build(servers, bm25), qs)
+	after := catalog.Eval(t.Context(), catalog.Build(servers, fitted), qs)
+	if after.RecallAt1 < before.RecallAt1 {
+		t.Errorf("in-sample recall@1: fitted %.3f < BM25 %.3f", after.RecallAt1, before.RecallAt1)
+	}
+	t.Logf("%d queries, in-sample recall@1: BM25 %.3f, fitted %.3f", len(qs), before.RecallAt1, after.RecallAt1)
+
+	// The built-in weights, through a weights file, rank as they do
+	// built in.
+	data, err := json.Marshal(catalog.DefaultRerankWeights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back catalog.RerankWeights
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(catalog.DefaultRerankWeights(), back); diff != "" {
+		t.Errorf("JSON round trip (-want +got):\n%s", diff)
+	}
+	loaded := fleetConfig(true)
+	loaded.RerankWeights = back
+	if diff := cmp.Diff(catalog.Eval(t.Context(), c, qs), catalog.Eval(t.Context(), catalog.Build(servers, loaded), qs)); diff != "" {
+		t.Errorf("default weights from JSON rank differently (-built-in +loaded):\n%s", diff)
+	}
+
+	// NoRerank wins over weights.
+	bm25.RerankWeights = w1
+	if diff := cmp.Diff(before, catalog.Eval(t.Context(), catalog.Build(servers, bm25), qs)); diff != "" {
+		t.Errorf("NoRerank with weights ranks unlike NoRerank (-want +got):\n%s", diff)
+	}
+}
+
+func TestFitRerankErrors(t *testing.T) {
+	c := catalog.Build([]kindgroups.Server{{Name: "k8s", Tools: []mcp.Tool{
+		tool("pods_restart", "Restart a pod", false), tool("pods_list", "List pods", true)}}}, catalog.Config{})
+	some := []catalog.Query{{Q: "restart the pod", Expect: []string{"k8s:pods_restart"}}}
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		qs   []catalog.Query
+		want func(error) bool
+	}{
+		{"cancelled", cancelled, some, func(err error) bool { return errors.Is(err, context.Canceled) }},
+		// No expected tool is a candidate: nothing to learn from.
+		{"no pairs", t.Context(), []catalog.Query{{Q: "restart the pod", Expect: []string{"nosuch:tool"}}},
+			func(err error) bool { return err != nil && strings.Contains(err.Error(), "no query") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := catalog.FitRerank(tt.ctx, c, tt.qs, catalog.FitOptions{Steps: 5})
+			if !tt.want(err) || w != nil {
+				t.Errorf("FitRerank = %v, %v", w, err)
+			}
+		})
+	}
+}
+
+func TestRerankWeightsValidate(t *testing.T) {
+	with := func(edit func(catalog.RerankWeights)) catalog.RerankWeights {
+		w := catalog.DefaultRerankWeights()
+		edit(w)
+		return w
+	}
+	tests := []struct {
+		name string
+		w    catalog.RerankWeights
+		want *catalog.RerankWeightsError // nil: valid
+		text []string                    // substrings of the error
+	}{
+		{"default", catalog.DefaultRerankWeights(), nil, nil},
+		{"typo", with(func(w catalog.RerankWeights) { w["nmae"] = w["name"]; delete(w, "name") }),
+			&catalog.RerankWeightsError{Unknown: []catalog.UnknownFeature{{Name: "nmae", Nearest: "name"}}, Missing: []string{"name"}},
+			[]string{`unknown feature "nmae" (did you mean "name"?)`, "missing name", "want one finite number for each of base, name"}},
+		{"far off", with(func(w catalog.RerankWeights) { w["colour"] = 1 }),
+			&catalog.RerankWeightsError{Unknown: []catalog.UnknownFeature{{Name: "colour"}}},
+			[]string{`unknown feature "colour"; want`}},
+		{"missing", with(func(w catalog.RerankWeights) { delete(w, "inflected"); delete(w, "kind") }),
+			&catalog.RerankWeightsError{Missing: []string{"kind", "inflected"}}, []string{"missing kind, inflected"}},
+		{"empty", catalog.RerankWeights{}, &catalog.RerankWeightsError{Missing: catalog.RerankFeatures()}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.w.Validate()
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("Validate = %v, want nil", err)
+				}
+				return
+			}
+			var got *catalog.RerankWeightsError
+			if !errors.As(err, &got) {
+				t.Fatalf("Validate = %v, want a *RerankWeightsError", err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			for _, s := range tt.text {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q lacks %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestBuildRejectsBadWeights(t *testing.T) {
+	defer func() {
+		var e *catalog.RerankWeightsError
+		if err, _ := recover().(error); !errors.As(err, &e) {
+			t.Errorf("Build recovered %v, want a *RerankWeightsError", err)
+		}
+	}()
+	catalog.Build(nil, catalog.Config{RerankWeights: catalog.RerankWeights{"base": 1}})
+}
