@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -118,6 +119,12 @@ const identWeight = 0.4
 // identifiers: snake_case words of three parts or more, paths, file
 // names, PromQL selectors and generated pod names.
 func identifierTerms(query string) map[string]bool {
+	// Most requests name no identifier: spare them the word lists.
+	if !slices.ContainsFunc(strings.Fields(query), func(f string) bool {
+		return identifier(strings.Trim(f, ".,;:!?()[]\"'`"))
+	}) {
+		return nil
+	}
 	var in []string
 	outside := map[string]bool{}
 	for f := range strings.FieldsSeq(query) {

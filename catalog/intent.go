@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -130,8 +131,14 @@ func nameChange(tool string) (intent, string) {
 // "tickets assigned to me" describe what to find; a tool whose name does
 // that change (merge_merge_request, pods_run) matches them by stem alone.
 func inflectedOnly(query string) map[string]bool {
-	inflected, base := map[string]bool{}, map[string]bool{}
 	ws := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) })
+	// Most requests inflect no change verb: spare them the maps.
+	if !slices.ContainsFunc(ws, func(w string) bool {
+		return (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")) && changeStems[stem(w)]
+	}) {
+		return nil
+	}
+	inflected, base := map[string]bool{}, map[string]bool{}
 	for i, w := range ws {
 		switch {
 		case strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing"):
