@@ -26,7 +26,8 @@ func FuzzGenerateLine(f *testing.F) {
 func FuzzSearchAndLoad(f *testing.F) {
 	c := codeCatalog(catalog.Config{Synonyms: map[string]string{"jump there": "symbol", "x": "pod logs"}})
 	for _, s := range []string{"find_symbol", "code.find_symbol", "lsp.", ".", "restart pods", "ÄÖÜ_x-y", "a.b.c",
-		"!1", "#", "@a", "OPS-1", "A-", "-1", "bounce it", "jump there", "open a", "drop a"} {
+		"!1", "#", "@a", "OPS-1", "A-", "-1", "bounce it", "jump there", "open a", "drop a",
+		`up{job="x"}`, "log 2h30m", "log 2h3", "a/b/c", "/a/b", "kube_pod_x_y", "merged", "I'll merge", "get rid of", "sum(", "x{=}"} {
 		f.Add(s, 3)
 	}
 	f.Fuzz(func(t *testing.T, q string, k int) {
