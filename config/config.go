@@ -69,6 +69,16 @@ type Search struct {
 	// Rerank, when false, ranks by BM25 alone, without the reranker whose
 	// weights were fitted to incident-ops queries; nil means on.
 	Rerank *bool `koanf:"rerank" json:"rerank,omitempty"`
+	// RerankWeights is the path of a JSON file of reranker weights (as
+	// `mcpfleet fit-search` writes), resolved against the fleet file's
+	// folder; "" means the built-in weights.
+	RerankWeights string `koanf:"rerank_weights" json:"rerank_weights,omitempty"`
+	// RerankWeightValues are the weights Load read from RerankWeights,
+	// feature name to weight. Load checks that they are a JSON object of
+	// numbers; the feature names are the catalog's to check
+	// (catalog.RerankWeights.Validate), since this package does not know
+	// them.
+	RerankWeightValues map[string]float64 `koanf:"-" json:"-"`
 }
 
 // Server is one upstream MCP server.
@@ -257,6 +267,7 @@ func (f *Fleet) clone() *Fleet {
 	out.Search.Synonyms = maps.Clone(f.Search.Synonyms)
 	out.Search.Lexicon = clonePtr(f.Search.Lexicon)
 	out.Search.Rerank = clonePtr(f.Search.Rerank)
+	out.Search.RerankWeightValues = maps.Clone(f.Search.RerankWeightValues)
 	out.Reliability.HealthProbes = clonePtr(f.Reliability.HealthProbes)
 	out.Reliability.Breaker.Enabled = clonePtr(f.Reliability.Breaker.Enabled)
 	out.Servers = slices.Clone(f.Servers)

@@ -146,6 +146,18 @@
 //   - lexicon (bool, default true): false turns the built-in lexicon off
 //     (synonyms still apply), for fleets whose words it would mislead;
 //     MCPFLEET_SEARCH__LEXICON=false from the environment.
+//   - rerank (bool, default true): false ranks by BM25 alone, without
+//     the reranker whose built-in weights were fitted to incident-ops
+//     requests; MCPFLEET_SEARCH__RERANK=false from the environment.
+//   - rerank_weights (path): a JSON file of reranker weights, feature
+//     name to number, as `mcpfleet fit-search` writes from a fleet's own
+//     labelled queries; absent means the built-in weights. ${VAR}
+//     expands, and a relative path is the fleet file's folder's (from
+//     MCPFLEET_SEARCH__RERANK_WEIGHTS too). Load reads the file into
+//     [Search.RerankWeightValues]: a file that cannot be read or is not
+//     one JSON object of numbers is a problem at search.rerank_weights.
+//     The feature names are checked when the catalog is built, which
+//     knows them. rerank: false wins.
 //
 // # Reliability keys
 //

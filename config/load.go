@@ -145,6 +145,9 @@ func load(data []byte, format, dir string, environ func() []string,
 	f.applyDefaults()
 
 	problems := d.problems
+	if p, ok := f.Search.loadRerankWeights(dir, lookup); !ok {
+		problems = append(problems, p)
+	}
 	var verr *ValidationError
 	if err := f.Validate(append(BuiltinTransformers(), extra...)); errors.As(err, &verr) {
 		problems = append(problems, verr.Problems...)

@@ -1,6 +1,8 @@
 package config_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,5 +70,62 @@ func TestSearchEnv(t *testing.T) {
 	_, err = config.LoadBytesWith([]byte(file), "yaml", "", config.LoadOptions{Environ: []string{"MCPFLEET_SEARCH=x"}})
 	if err == nil || !strings.Contains(err.Error(), "MCPFLEET_SEARCH__LEXICON") {
 		t.Errorf("bare MCPFLEET_SEARCH: err = %v, want a hint naming MCPFLEET_SEARCH__LEXICON", err)
+	}
+}
+
+// TestSearchRerankWeights: search.rerank_weights names a JSON file,
+// relative to the fleet file's folder, which Load reads; the environment
+// can point it elsewhere, and a file that is missing or not an object of
+// numbers is a problem naming the key.
+func TestSearchRerankWeights(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("w.json", `{"base": 2.5, "name": -1}`)
+	other := write("other.json", `{"base": 1}`)
+	write("list.json", `[1, 2]`)
+	write("text.json", `{"base": "high"}`)
+	write("two.json", `{"base": 1} {"base": 2}`)
+	const head = "servers:\n  - name: a\n    command: /bin/true\nsearch:\n  rerank_weights: "
+	tests := []struct {
+		name    string
+		path    string
+		env     []string
+		want    config.Search
+		wantErr string
+	}{
+		{"relative", "w.json", nil, config.Search{RerankWeights: good,
+			RerankWeightValues: map[string]float64{"base": 2.5, "name": -1}}, ""},
+		{"absolute", good, nil, config.Search{RerankWeights: good,
+			RerankWeightValues: map[string]float64{"base": 2.5, "name": -1}}, ""},
+		{"env", "w.json", []string{"MCPFLEET_SEARCH__RERANK_WEIGHTS=other.json"},
+			config.Search{RerankWeights: other, RerankWeightValues: map[string]float64{"base": 1}}, ""},
+		{"missing", "nope.json", nil, config.Search{}, `search: rerank_weights: got "` + filepath.Join(dir, "nope.json") + `", want a readable JSON file`},
+		{"list", "list.json", nil, config.Search{}, "search: rerank_weights: got"},
+		{"text", "text.json", nil, config.Search{}, "want a JSON object of feature name to number"},
+		{"two objects", "two.json", nil, config.Search{}, "not one object"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := config.LoadBytesWith([]byte(head+tc.path+"\n"), "yaml", dir, config.LoadOptions{Environ: tc.env})
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, f.Search); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
 	}
 }
