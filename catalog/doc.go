@@ -126,7 +126,10 @@
 // carrying an identifier (INC-2291, !1842, a pod name). The weights were fitted by pairwise logistic
 // regression to the labelled queries, with and without aliases
 // (rerank_train_test.go; TRAIN=1 refits them and prints leave-one-split-out
-// figures). A Hit's Score is exp of the linear score: comparable within
+// figures). [FitRerank] fits them to another fleet's labelled queries,
+// and Config.RerankWeights puts a fit to use ([RerankWeights] is keyed by
+// feature name, so it makes a readable JSON file; `mcpfleet fit-search`
+// writes one). A Hit's Score is exp of the linear score: comparable within
 // one search, not across searches. Nothing but arithmetic runs at search
 // time.
 //

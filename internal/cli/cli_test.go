@@ -189,7 +189,7 @@ func TestUsage(t *testing.T) {
 		stderr []string
 	}{
 		{name: "no args", args: nil, code: 2, stderr: []string{"usage: mcpfleet <command>", "eval-search"}},
-		{name: "help", args: []string{"help"}, code: 0, stdout: []string{"overview", "tools", "call", "tokens", "search", "eval-search", "catalog", "status"}},
+		{name: "help", args: []string{"help"}, code: 0, stdout: []string{"overview", "tools", "call", "tokens", "search", "eval-search", "fit-search", "catalog", "status"}},
 		{name: "-h", args: []string{"-h"}, code: 0, stdout: []string{"commands:"}},
 		{name: "help call", args: []string{"help", "call"}, code: 0, stdout: []string{"usage: mcpfleet call", "-config"}},
 		{name: "subcommand -h", args: []string{"tokens", "-h"}, code: 0, stderr: []string{"-servers"}},
@@ -200,6 +200,7 @@ func TestUsage(t *testing.T) {
 		{name: "missing config file", args: []string{"status", "--config", "/nonexistent/fleet.yaml"}, code: 1, stderr: []string{"mcpfleet status: config:"}},
 		{name: "search no query", args: []string{"search", "--config", "x.yaml"}, code: 2, stderr: []string{"needs a QUERY"}},
 		{name: "search bad k", args: []string{"search", "--k", "0", "--config", "x.yaml", "q"}, code: 2, stderr: []string{"--k must be"}},
+		{name: "help fit-search", args: []string{"help", "fit-search"}, code: 0, stdout: []string{"usage: mcpfleet fit-search", "-queries", "-steps"}},
 		{name: "eval no queries", args: []string{"eval-search", "--config", "x.yaml"}, code: 2, stderr: []string{"needs --queries"}},
 		{name: "extra arg", args: []string{"overview", "--config", "x.yaml", "extra"}, code: 2, stderr: []string{"takes no arguments"}},
 		{name: "flag missing value", args: []string{"tools", "--server"}, code: 2, stderr: []string{"flag needs an argument"}},

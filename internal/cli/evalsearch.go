@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -29,16 +28,7 @@ func runEvalSearch(ctx context.Context, env []string, stdin io.Reader, stdout, s
 	if *k < 1 {
 		return usageErrorf("--k must be at least 1, got %d", *k)
 	}
-	r := stdin
-	if *queries != "-" {
-		f, err := os.Open(*queries)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		r = f
-	}
-	qs, err := catalog.ReadQueries(r)
+	qs, err := readQueries(*queries, stdin)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func connect(ctx context.Context, c *common, stderr io.Writer, extra ...mcpfleet
 	if c.config == "" {
 		return nil, errNoConfig
 	}
-	cfg, err := config.LoadWith(c.config, config.LoadOptions{Environ: c.env})
+	cfg, err := loadFleet(c)
 	if err != nil {
 		return nil, err
 	}
@@ -44,6 +44,22 @@ func connect(ctx context.Context, c *common, stderr io.Writer, extra ...mcpfleet
 		}
 	}
 	return mx, nil
+}
+
+// loadFleet loads the fleet file and checks what config cannot: the
+// feature names of search.rerank_weights, which catalog.Build would panic
+// on, so a typo is reported before any server starts.
+func loadFleet(c *common) (*config.Fleet, error) {
+	cfg, err := config.LoadWith(c.config, config.LoadOptions{Environ: c.env})
+	if err != nil {
+		return nil, err
+	}
+	if w := cfg.Search.RerankWeightValues; w != nil {
+		if err := catalog.RerankWeights(w).Validate(); err != nil {
+			return nil, fmt.Errorf("config: search.rerank_weights %s: %w", cfg.Search.RerankWeights, err)
+		}
+	}
+	return cfg, nil
 }
 
 // buildCatalog folds the fleet's current tools into a catalog tuned by the

@@ -12,7 +12,6 @@ import (
 	"syscall"
 
 	"github.com/mcpfleet/mcpfleet"
-	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
 )
 
@@ -50,7 +49,7 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	if c.config == "" {
 		return errNoConfig
 	}
-	cfg, err := config.LoadWith(c.config, config.LoadOptions{Environ: c.env})
+	cfg, err := loadFleet(c)
 	if err != nil {
 		return err
 	}
