@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -171,4 +172,40 @@ func TestBuildRejectsBadWeights(t *testing.T) {
 		}
 	}()
 	catalog.Build(nil, catalog.Config{RerankWeights: catalog.RerankWeights{"base": 1}})
+}
+
+// ExampleFitRerank refits the reranker on a fleet's own labelled queries
+// and searches with the fit. A real fit wants hundreds of queries, and
+// its score on queries it never saw (Eval) before it is used.
+func ExampleFitRerank() {
+	ro := func(name, desc string) mcp.Tool {
+		return mcp.Tool{Name: name, Description: desc, RawInputSchema: []byte(`{"type":"object"}`),
+			Annotations: mcp.ToolAnnotation{ReadOnlyHint: mcp.ToBoolPtr(true)}}
+	}
+	servers := []kindgroups.Server{{Name: "ci", Tools: []mcp.Tool{
+		ro("pipelines_list", "List pipelines of a project."),
+		ro("pipeline_jobs", "List the jobs of a pipeline."),
+		ro("job_log", "Get the log of a job."),
+	}}}
+	c := catalog.Build(servers, catalog.Config{})
+	qs := []catalog.Query{
+		{Q: "log of the failed job 17", Expect: []string{"ci:job_log"}},
+		{Q: "pipelines of the shop project", Expect: []string{"ci:pipelines_list"}},
+		{Q: "which jobs ran in pipeline 4411", Expect: []string{"ci:pipeline_jobs"}},
+		{Q: "recent pipelines", Expect: []string{"ci:pipelines_list"}},
+	}
+	w, err := catalog.FitRerank(context.Background(), c, qs, catalog.FitOptions{Steps: 200})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(w), "weights, valid:", w.Validate() == nil)
+	// A weights file is this map as JSON; config's search.rerank_weights
+	// reads one into Config.RerankWeights.
+	fitted := catalog.Build(servers, catalog.Config{RerankWeights: w})
+	for _, h := range fitted.Search(context.Background(), "which jobs ran in pipeline 4411", 1) {
+		fmt.Println(h.Tool)
+	}
+	// Output:
+	// 22 weights, valid: true
+	// pipeline_jobs
 }

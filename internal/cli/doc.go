@@ -37,4 +37,8 @@
 // cancelled by its caller is neither warned about nor counted as a failure.
 // MCPFLEET_EMBED_QUERY_PREFIX and MCPFLEET_EMBED_DOC_PREFIX become the
 // catalog's instruction prefixes.
+//
+// fit-search stays lexical whatever the environment sets: the reranker
+// reorders BM25's candidates, and its before/after figures should show
+// what the weights change, not what embeddings add.
 package cli
