@@ -49,6 +49,9 @@ var nameVerbs = map[string]intent{
 	"unapprove": intentUpdate, "protect": intentUpdate, "unprotect": intentUpdate,
 	"resolve": intentUpdate, "scale": intentUpdate, "manage": intentUpdate,
 	"patch": intentUpdate, "exec": intentUpdate, "reply": intentCreate,
+	// GitHub's server names one tool per object for creating and
+	// updating it: issue_write, pull_request_review_write.
+	"write": intentCreate | intentUpdate,
 	"delete": intentDelete, "remove": intentDelete,
 }
 

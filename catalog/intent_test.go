@@ -70,6 +70,7 @@ func TestNameIntent(t *testing.T) {
 		{"merge_merge_request", intentUpdate},
 		{"create_merge_request", intentCreate},
 		{"jira_batch_get_changelogs", 0},
+		{"issue_write", intentCreate | intentUpdate},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
