@@ -109,8 +109,9 @@ type Config struct {
 	// RerankWeights replace the reranker's built-in weights, e.g. with
 	// FitRerank's fit to a fleet's own queries; nil means
 	// DefaultRerankWeights. They must pass RerankWeights.Validate: Build
-	// panics on weights that do not, so check weights read from a file
-	// first. NoRerank wins over them.
+	// panics on weights that do not, as on a programming error, so check
+	// weights read from a file first (adapters/eino's BuildCatalog does
+	// for a fleet file's). NoRerank wins over them.
 	RerankWeights RerankWeights
 }
 

@@ -100,7 +100,10 @@ func New(mx *mcpfleet.Mux, cfg Config) (*Orchestrator, error) {
 	}
 	cat := cfg.Subagent.Catalog
 	if cat == nil {
-		cat = catalog.Build(mx.Servers(), mcpeino.CatalogConfig(mx.Config()))
+		var err error
+		if cat, err = mcpeino.BuildCatalog(mx); err != nil {
+			return nil, fmt.Errorf("orchestrator: %w", err)
+		}
 	}
 	return &Orchestrator{mx: mx, cfg: cfg, cat: cat}, nil
 }

@@ -141,7 +141,10 @@ func prepare(ctx context.Context, mx *mcpfleet.Mux, cfg Config) (*Subagent, erro
 	}
 	cat := cfg.Catalog
 	if cat == nil {
-		cat = catalog.Build(mx.Servers(), mcpeino.CatalogConfig(mx.Config()))
+		var err error
+		if cat, err = mcpeino.BuildCatalog(mx); err != nil {
+			return nil, fmt.Errorf("subagent: %w", err)
+		}
 	}
 	// Validate against the catalog with every permitted server, so the error
 	// lists what would have been accepted.

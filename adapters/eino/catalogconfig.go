@@ -1,8 +1,10 @@
 package eino
 
 import (
+	"fmt"
 	"maps"
 
+	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/config"
 )
@@ -11,8 +13,8 @@ import (
 // core_tools and search settings into a catalog.Config. It lives here, not in catalog, because
 // catalog must not import config (it is a pure library over kindgroups).
 // search.rerank_weights arrive as read by config, feature names unchecked:
-// catalog.Build panics on weights that fail c.RerankWeights.Validate, so a
-// caller that cannot trust the file calls it first (the CLI does).
+// catalog.Build panics on weights that fail c.RerankWeights.Validate, so
+// build through BuildCatalog, or call CheckCatalogConfig first.
 // It leaves Embedder nil: embeddings come from the environment, not the
 // fleet file, so callers set it (see ExampleCatalogEmbedder).
 func CatalogConfig(f *config.Fleet) catalog.Config {
@@ -43,4 +45,26 @@ func CatalogConfig(f *config.Fleet) catalog.Config {
 		c.ServerCoreTools[s.Name] = s.CoreTools
 	}
 	return c
+}
+
+// CheckCatalogConfig reports what in f catalog.Build would refuse: rerank
+// weights whose feature names are unknown or missing. config cannot check
+// them, as it does not know the catalog's features.
+func CheckCatalogConfig(f *config.Fleet) error {
+	if f == nil || f.Search.RerankWeightValues == nil {
+		return nil
+	}
+	if err := catalog.RerankWeights(f.Search.RerankWeightValues).Validate(); err != nil {
+		return fmt.Errorf("config: search.rerank_weights %s: %w", f.Search.RerankWeights, err)
+	}
+	return nil
+}
+
+// BuildCatalog builds the catalog of mx's servers tuned by its fleet
+// file, with an error where catalog.Build would panic.
+func BuildCatalog(mx *mcpfleet.Mux) (*catalog.Catalog, error) {
+	if err := CheckCatalogConfig(mx.Config()); err != nil {
+		return nil, err
+	}
+	return catalog.Build(mx.Servers(), CatalogConfig(mx.Config())), nil
 }

@@ -1,10 +1,15 @@
 package eino_test
 
 import (
+	"maps"
+	"strings"
 	"testing"
 
+	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 )
 
 func TestCatalogConfigSearch(t *testing.T) {
@@ -26,6 +31,57 @@ func TestCatalogConfigSearch(t *testing.T) {
 			c := eino.CatalogConfig(&config.Fleet{Search: tc.search})
 			if c.NoLexicon != tc.wantNoLex || c.NoRerank != tc.wantNoRe || c.Synonyms["blast radius"] != tc.wantSynonym {
 				t.Errorf("got NoLexicon=%v NoRerank=%v Synonyms=%v", c.NoLexicon, c.NoRerank, c.Synonyms)
+			}
+		})
+	}
+}
+
+// TestBuildCatalogWeights: a fleet file's rerank weights with a misspelt
+// feature fail BuildCatalog with an error naming the nearest feature,
+// where catalog.Build would panic; valid ones are used.
+func TestBuildCatalogWeights(t *testing.T) {
+	good := catalog.DefaultRerankWeights()
+	bad := maps.Clone(good)
+	bad["bse"] = bad["base"]
+	delete(bad, "base")
+	for _, tc := range []struct {
+		name    string
+		weights map[string]float64
+		wantErr string
+	}{
+		{"none", nil, ""},
+		{"defaults", good, ""},
+		{"typo", bad, `"bse"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := &config.Fleet{Search: config.Search{RerankWeights: "w.json", RerankWeightValues: tc.weights}}
+			mx, err := mcpfleet.New(t.Context(), cfg,
+				mcpfleet.WithInProcess("k8s-1", "kubernetes", testfleet.NewServer("k8s-1", testfleet.Options{})),
+				mcpfleet.WithHealthInterval(-1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer mx.Close()
+			cat, err := eino.BuildCatalog(mx)
+			if tc.wantErr == "" {
+				if err != nil || cat == nil {
+					t.Fatalf("BuildCatalog = %v, %v", cat, err)
+				}
+				if hits := cat.Search(catalog.WithScopes(t.Context(), catalog.ScopeAll), "pod logs", 1); len(hits) == 0 {
+					t.Error("no hit for pod logs")
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("BuildCatalog accepted misspelt weights")
+			}
+			for _, want := range []string{"search.rerank_weights", tc.wantErr, `"base"`} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not mention %s", err, want)
+				}
+			}
+			if err := eino.CheckCatalogConfig(cfg); err == nil {
+				t.Error("CheckCatalogConfig accepted misspelt weights")
 			}
 		})
 	}

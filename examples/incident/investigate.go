@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet"
+	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/orchestrator"
 	"github.com/mcpfleet/mcpfleet/subagent"
@@ -72,7 +73,11 @@ func investigate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	for _, d := range res.Fleet.Down {
 		fmt.Fprintf(out, "  %s %s\n", st.red("down"), d)
 	}
-	cat := newCatalog(mx)
+	// The catalog every subagent shares.
+	cat, err := mcpeino.BuildCatalog(mx)
+	if err != nil {
+		return err
+	}
 	if res.Tokens, err = measureFleet(ctx, mx, cat); err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/mcpfleet/mcpfleet"
-	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/subagent"
 	"github.com/mcpfleet/mcpfleet/tokenreport"
@@ -69,10 +68,6 @@ type chatFunction struct {
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
 }
 
-// newCatalog builds the catalog every subagent shares.
-func newCatalog(mx *mcpfleet.Mux) *catalog.Catalog {
-	return catalog.Build(mx.Servers(), mcpeino.CatalogConfig(mx.Config()))
-}
 
 // writeTokenTable prints the table; ratios are full ÷ view.
 func writeTokenTable(w io.Writer, t TokenTable, st style) {

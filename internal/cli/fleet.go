@@ -54,10 +54,8 @@ func loadFleet(c *common) (*config.Fleet, error) {
 	if err != nil {
 		return nil, err
 	}
-	if w := cfg.Search.RerankWeightValues; w != nil {
-		if err := catalog.RerankWeights(w).Validate(); err != nil {
-			return nil, fmt.Errorf("config: search.rerank_weights %s: %w", cfg.Search.RerankWeights, err)
-		}
+	if err := eino.CheckCatalogConfig(cfg); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }
