@@ -247,7 +247,7 @@ var modals = map[string]bool{
 }
 
 // asked reports whether the change verb ws[i] is asked for. It is not
-// when it is part of a noun ("merge request", "a new", "the update"),
+// when it is part of a noun ("merge request", "the new", "the update"),
 // or when its subject is the speaker or someone else ("so I can merge",
 // "they push it").
 func asked(ws []string, i int) bool {
