@@ -12,9 +12,9 @@ import (
 // much of the tool's name the request says, whether the request's verb
 // and the tool's agree, and the kind signal. Near twins (get vs list, a
 // read vs the change of the same object) differ in these and hardly in
-// BM25. The weights are fitted to the labelled queries in
-// testdata/queries.jsonl (see rerank_train_test.go); no model or service
-// runs at search time.
+// BM25. The built-in weights are fitted to the labelled queries in
+// testdata/queries.jsonl (see rerank_train_test.go), an operator's with
+// FitRerank to theirs; no model or service runs at search time.
 
 // rerankDepth is how many BM25 candidates the reranker sees.
 const rerankDepth = 30

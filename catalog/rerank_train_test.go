@@ -98,7 +98,8 @@ func TestRerankTrain(t *testing.T) {
 	}
 	names := catalog.RerankFeatures()
 	nf := len(names)
-	l2, steps := envFloat("L2", 0.01), int(envFloat("STEPS", 400))
+	// The defaults are FitRerank's, which the built-in weights were fitted with.
+	l2, steps := envFloat("L2", catalog.DefaultFitL2), int(envFloat("STEPS", catalog.DefaultFitSteps))
 	base := make([]float64, nf)
 	base[0] = 1
 	splits := map[string]bool{}
