@@ -109,7 +109,8 @@ const (
 // were.
 type FitOptions struct {
 	// L2 pulls the weights toward the plain BM25 order (base 1, the rest
-	// 0); 0 means DefaultFitL2. Larger trusts few queries less.
+	// 0); 0 means DefaultFitL2. Larger trusts few queries less. It must
+	// be finite and not negative.
 	L2 float64
 	// Steps of full-batch Adam; 0 means DefaultFitSteps.
 	Steps int
@@ -185,8 +186,9 @@ func fitSamples(ctx context.Context, samples []rerankSample, opt FitOptions) ([]
 	if steps == 0 {
 		steps = DefaultFitSteps
 	}
-	if l2 < 0 || steps < 0 {
-		return nil, fmt.Errorf("catalog: fit: L2 %g and Steps %d must not be negative", l2, steps)
+	// NaN or +Inf would turn every weight into NaN, which Build refuses.
+	if !(l2 >= 0) || math.IsInf(l2, 1) || steps < 0 {
+		return nil, fmt.Errorf("catalog: fit: L2 must be a finite number and neither L2 nor Steps negative, got L2 %g, Steps %d", l2, steps)
 	}
 	// A query's pairs, as feature differences (right minus wrong),
 	// computed once: the steps only need those.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -99,16 +100,22 @@ func TestFitRerankErrors(t *testing.T) {
 		name string
 		ctx  context.Context
 		qs   []catalog.Query
+		l2   float64
 		want func(error) bool
 	}{
-		{"cancelled", cancelled, some, func(err error) bool { return errors.Is(err, context.Canceled) }},
+		{"cancelled", cancelled, some, 0, func(err error) bool { return errors.Is(err, context.Canceled) }},
 		// No expected tool is a candidate: nothing to learn from.
-		{"no pairs", t.Context(), []catalog.Query{{Q: "restart the pod", Expect: []string{"nosuch:tool"}}},
+		{"no pairs", t.Context(), []catalog.Query{{Q: "restart the pod", Expect: []string{"nosuch:tool"}}}, 0,
 			func(err error) bool { return err != nil && strings.Contains(err.Error(), "no query") }},
+		// A non-finite L2 would make every weight NaN, which Build then
+		// panics on: the fit must refuse it, naming the option.
+		{"NaN L2", t.Context(), some, math.NaN(), func(err error) bool { return err != nil && strings.Contains(err.Error(), "L2") }},
+		{"infinite L2", t.Context(), some, math.Inf(1), func(err error) bool { return err != nil && strings.Contains(err.Error(), "L2") }},
+		{"negative L2", t.Context(), some, -1, func(err error) bool { return err != nil && strings.Contains(err.Error(), "L2") }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w, err := catalog.FitRerank(tt.ctx, c, tt.qs, catalog.FitOptions{Steps: 5})
+			w, err := catalog.FitRerank(tt.ctx, c, tt.qs, catalog.FitOptions{Steps: 5, L2: tt.l2})
 			if !tt.want(err) || w != nil {
 				t.Errorf("FitRerank = %v, %v", w, err)
 			}
