@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
@@ -42,8 +43,8 @@ func runFitSearch(ctx context.Context, env []string, stdin io.Reader, stdout, st
 	if *queries == "" {
 		return usageErrorf("fit-search needs --queries FILE")
 	}
-	if *steps < 1 || !(*l2 > 0) {
-		return usageErrorf("--steps must be at least 1 and --l2 above 0, got %d and %g", *steps, *l2)
+	if *steps < 1 || !(*l2 > 0) || math.IsInf(*l2, 1) {
+		return usageErrorf("--steps must be at least 1 and --l2 a finite number above 0, got %d and %g", *steps, *l2)
 	}
 	qs, err := readQueries(*queries, stdin)
 	if err != nil {
