@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
 )
@@ -22,7 +23,8 @@ type fitReport struct {
 	// ones, or BM25 alone when search.rerank is false.
 	Current catalog.Metrics `json:"current"`
 	Fitted  catalog.Metrics `json:"fitted"`
-	// Output is the -o file, "" when the weights went to stdout.
+	// Output is the -o file as an absolute path, "" when the weights
+	// went to stdout.
 	Output  string                `json:"output,omitempty"`
 	Weights catalog.RerankWeights `json:"weights"`
 }
@@ -45,6 +47,16 @@ func runFitSearch(ctx context.Context, env []string, stdin io.Reader, stdout, st
 	}
 	if *steps < 1 || !(*l2 > 0) || math.IsInf(*l2, 1) {
 		return usageErrorf("--steps must be at least 1 and --l2 a finite number above 0, got %d and %g", *steps, *l2)
+	}
+	if *out != "" {
+		// The report tells the operator to set this path in the fleet
+		// file, where a relative one would resolve against the file's
+		// folder, not the directory fit-search ran in.
+		abs, err := filepath.Abs(*out)
+		if err != nil {
+			return err
+		}
+		*out = abs
 	}
 	qs, err := readQueries(*queries, stdin)
 	if err != nil {

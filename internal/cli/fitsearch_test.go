@@ -105,6 +105,32 @@ func TestFitSearchRoundTrip(t *testing.T) {
 	}
 }
 
+// TestFitSearchRelativeOutput: with -o relative to the working directory
+// and the fleet file elsewhere, the path the report says to set as
+// search.rerank_weights (which resolves against the fleet file's folder)
+// names the file fit-search wrote.
+func TestFitSearchRelativeOutput(t *testing.T) {
+	queries, err := filepath.Abs(fitQueries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := writeFleet(t, stdFleet, "")
+	t.Chdir(t.TempDir())
+	r := run(t, nil, "", "fit-search", "--config", plain, "--queries", queries, "--steps", "20", "-o", "w.json")
+	if r.code != 0 {
+		t.Fatalf("fit-search exit %d: %s", r.code, r.stderr)
+	}
+	_, after, ok := strings.Cut(r.stderr, "set search.rerank_weights: ")
+	path, _, ok2 := strings.Cut(after, " in the fleet file")
+	if !ok || !ok2 {
+		t.Fatalf("no search.rerank_weights hint in:\n%s", r.stderr)
+	}
+	withFit := writeFleetIn(t, plain, "fit.yaml", "search:\n  rerank_weights: "+path+"\n")
+	if e := run(t, nil, "", "eval-search", "--config", withFit, "--queries", queries); e.code != 0 {
+		t.Errorf("eval-search with the hinted path %q: exit %d: %s", path, e.code, e.stderr)
+	}
+}
+
 // writeFleetIn writes name next to fleet, so that relative paths resolve
 // alike: a copy of fleet with extra YAML appended.
 func writeFleetIn(t *testing.T, fleet, name, extra string) string {
