@@ -529,6 +529,10 @@ func durationUnit(s string) bool {
 // duration reports whether s is a number with a unit: "2h", "2.5h", "30m".
 func duration(s string) bool {
 	s = strings.Trim(s, ".,;:!?")
+	if s == "" {
+		// "..." trims to nothing, which the loop would accept.
+		return false
+	}
 	// "2h30m" is two of them.
 	for s != "" {
 		i := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' })

@@ -57,6 +57,9 @@ func TestSigils(t *testing.T) {
 		{"search the log for 500s", false, false, false},
 		{"log 2h30m against SRE-1187", false, false, true},
 		{"log 2h30 on it", false, false, false},
+		// Punctuation alone is no duration.
+		{"grep the log ... for errors", false, false, false},
+		{"log . please", false, false, false},
 		{`run up{job="node-exporter"} == 0`, true, false, false},
 		{"sum(rate(http_requests[5m])) by (code)", true, false, false},
 		{`parse {"a": 1} for me`, false, false, false},
