@@ -51,7 +51,7 @@ var nameVerbs = map[string]intent{
 	"patch": intentUpdate, "exec": intentUpdate, "reply": intentCreate,
 	// GitHub's server names one tool per object for creating and
 	// updating it: issue_write, pull_request_review_write.
-	"write": intentCreate | intentUpdate,
+	"write":  intentCreate | intentUpdate,
 	"delete": intentDelete, "remove": intentDelete,
 }
 
