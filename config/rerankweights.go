@@ -31,7 +31,9 @@ func (s *Search) loadRerankWeights(dir string, lookup func(string) (string, bool
 	// what decodes is finite.
 	var w map[string]float64
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&w); err != nil || w == nil || dec.More() {
+	// More misses a stray ']' or '}' after the object: look at what is
+	// left instead.
+	if err := dec.Decode(&w); err != nil || w == nil || len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		why := "not one object"
 		if err != nil {
 			why = err.Error()

@@ -92,6 +92,7 @@ func TestSearchRerankWeights(t *testing.T) {
 	write("list.json", `[1, 2]`)
 	write("text.json", `{"base": "high"}`)
 	write("two.json", `{"base": 1} {"base": 2}`)
+	write("bracket.json", `{"base": 1}]`)
 	const head = "servers:\n  - name: a\n    command: /bin/true\nsearch:\n  rerank_weights: "
 	tests := []struct {
 		name    string
@@ -110,6 +111,9 @@ func TestSearchRerankWeights(t *testing.T) {
 		{"list", "list.json", nil, config.Search{}, "search: rerank_weights: got"},
 		{"text", "text.json", nil, config.Search{}, "want a JSON object of feature name to number"},
 		{"two objects", "two.json", nil, config.Search{}, "not one object"},
+		// A stray closing bracket from hand editing is not one object
+		// either, though json.Decoder.More does not see it.
+		{"trailing bracket", "bracket.json", nil, config.Search{}, "not one object"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
