@@ -68,7 +68,6 @@ type chatFunction struct {
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
 }
 
-
 // writeTokenTable prints the table; ratios are full ÷ view.
 func writeTokenTable(w io.Writer, t TokenTable, st style) {
 	fmt.Fprintf(w, "%s\n", st.bold(fmt.Sprintf("Tokens (o200k): %d servers, %d (server, tool) pairs, %d unique tools", t.Servers, t.Pairs, t.UniqueTools)))

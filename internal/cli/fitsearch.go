@@ -86,7 +86,7 @@ func runFitSearch(ctx context.Context, env []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(*out, append(data, '\n'), 0o644); err != nil {
+		if err := writeFileAtomic(*out, append(data, '\n')); err != nil {
 			return err
 		}
 	}
@@ -124,4 +124,30 @@ func readQueries(path string, stdin io.Reader) ([]catalog.Query, error) {
 		r = f
 	}
 	return catalog.ReadQueries(r)
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// folder and a rename, so a failed write never leaves a truncated weights
+// file where a fleet file may already point.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }
