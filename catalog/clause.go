@@ -155,7 +155,7 @@ func identifier(w string) bool {
 		return true
 	case strings.ContainsAny(w, "{}="):
 		return true
-	case strings.Contains(strings.Trim(w, "/"), "/"):
+	case strings.Contains(strings.Trim(w, "/"), "/") && namedPath(w):
 		return true
 	}
 	return fileName(w) || podName(w)

@@ -61,6 +61,8 @@ func TestIdentifierTerms(t *testing.T) {
 		// Two-part snake_case is a tool name or a word pair, not an identifier.
 		{"find_symbol in the repo", nil},
 		{"show the checkout pods", nil},
+		// Slashes between measures or words do not make a path.
+		{"p50/p99 latency, and/or errors", nil},
 	} {
 		keys := slices.Sorted(maps.Keys(identifierTerms(tc.q)))
 		if !slices.Equal(keys, tc.want) {

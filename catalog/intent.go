@@ -238,13 +238,16 @@ var nounBefore = map[string]bool{
 var speakers = map[string]bool{"i": true, "we": true, "he": true, "she": true, "they": true}
 
 // modals may stand between a speaker and the verb ("I'll write it up",
-// "so we can merge"); one before the speaker asks instead ("can we
+// "so we can merge"), and so may a few adverbs ("we then merge"); a modal
+// before the speaker asks instead ("can we restart it", "can I just
 // restart it").
-var modals = map[string]bool{
-	"ll": true, "will": true, "can": true, "could": true, "would": true,
-	"d": true, "should": true, "might": true, "may": true, "must": true,
-	"then": true, "just": true, "also": true,
-}
+var (
+	modals = map[string]bool{
+		"ll": true, "will": true, "can": true, "could": true, "would": true,
+		"d": true, "should": true, "might": true, "may": true, "must": true,
+	}
+	adverbs = map[string]bool{"then": true, "just": true, "also": true}
+)
 
 // asked reports whether the change verb ws[i] is asked for. It is not
 // when it is part of a noun ("merge request", "the new", "the update"),
@@ -263,14 +266,15 @@ func asked(ws []string, i int) bool {
 		return false
 	}
 	j := i - 1
-	for j > 0 && modals[ws[j]] {
+	for j > 0 && (modals[ws[j]] || adverbs[ws[j]]) {
 		j--
 	}
 	if !speakers[ws[j]] {
 		return true
 	}
-	// "can we restart it" asks; "we can restart it" tells.
-	return j > 0 && modals[ws[j-1]] && j == i-1
+	// "can we restart it" asks; "we can restart it" tells. A
+	// contraction's "ll" or "d" belongs to the word before it.
+	return j > 0 && modals[ws[j-1]] && ws[j-1] != "ll" && ws[j-1] != "d"
 }
 
 // intentFactor is the multiplier for a tool whose name says tool when

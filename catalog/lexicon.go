@@ -353,7 +353,7 @@ func repoPath(q string) bool {
 		if len(parts) < 2 || len(parts) > 3 {
 			continue
 		}
-		ok := true
+		ok := namedPath(f)
 		for _, p := range parts {
 			ok = ok && p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyz0123456789-_.") == ""
 		}
@@ -445,17 +445,42 @@ func metricName(q string) bool {
 // promQL reports whether q holds PromQL: a selector (up{job="api"}) or
 // a call of one of its functions (rate(, histogram_quantile().
 func promQL(q string) bool {
-	if i := strings.IndexByte(q, '{'); i > 0 && strings.IndexByte(q[i:], '}') > 0 {
-		j := i
-		for j > 0 && (isSnake(q[j-1:j]) || q[j-1] >= 'A' && q[j-1] <= 'Z') {
-			j--
-		}
-		if j < i && strings.Contains(q[i:], "=") {
+	for i := strings.IndexByte(q, '{'); i >= 0; i = nextIndex(q, i, '{') {
+		// A metric name right before the brace, a matcher inside it.
+		sel, _, closed := strings.Cut(q[i:], "}")
+		if i > 0 && closed && strings.Contains(sel, "=") && (isSnake(q[i-1:i]) || q[i-1] >= 'A' && q[i-1] <= 'Z') {
 			return true
 		}
 	}
 	for _, fn := range []string{"rate(", "irate(", "increase(", "histogram_quantile(", "sum(", "avg(", "sum by", "avg_over_time("} {
-		if strings.Contains(q, fn) {
+		// A whole word only: "checksum(" and "migrate(" are not PromQL.
+		for i := 0; ; {
+			j := strings.Index(q[i:], fn)
+			if j < 0 {
+				break
+			}
+			if i+j == 0 || !isSnake(q[i+j-1:i+j]) {
+				return true
+			}
+			i += j + 1
+		}
+	}
+	return false
+}
+
+// nextIndex returns the index of c in s after i, or -1.
+func nextIndex(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i+1:], c); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
+}
+
+// namedPath reports whether a '/'-separated word has a segment that reads
+// as a name: "p50/p99", "24/7" and "and/or" do not.
+func namedPath(w string) bool {
+	for p := range strings.SplitSeq(w, "/") {
+		if len(p) >= 4 && strings.Trim(p, "0123456789") != "" {
 			return true
 		}
 	}

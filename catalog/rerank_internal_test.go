@@ -63,6 +63,8 @@ func TestSigils(t *testing.T) {
 		{`run up{job="node-exporter"} == 0`, true, false, false},
 		{"sum(rate(http_requests[5m])) by (code)", true, false, false},
 		{`parse {"a": 1} for me`, false, false, false},
+		{"verify the checksum(s) of the image", false, false, false},
+		{`x {y} and up{job="a"}`, true, false, false},
 	} {
 		if got := metricName(tc.q); got != tc.metric {
 			t.Errorf("metricName(%q) = %v, want %v", tc.q, got, tc.metric)
@@ -108,6 +110,24 @@ func TestRequestIntents(t *testing.T) {
 		all, first := requestIntents(tc.q)
 		if all != tc.all || first != tc.first {
 			t.Errorf("requestIntents(%q) = %b, %b; want %b, %b", tc.q, all, first, tc.all, tc.first)
+		}
+	}
+}
+
+func TestRepoPath(t *testing.T) {
+	for q, want := range map[string]bool{
+		"open an issue in infra/terraform":         true,
+		"merge hotfix/ops-412 into main":           true,
+		"approve !1842 on payments/ledger-service": true,
+		"p50/p99 latency of checkout":              false,
+		"on call 24/7":                             false,
+		"logs and/or traces":                       false,
+		"read /etc/redis/redis.conf":               false,
+		"read deploy/values-prod.yaml":             false,
+		"see https://gitlab.example.com/a/b":       false,
+	} {
+		if got := repoPath(q); got != want {
+			t.Errorf("repoPath(%q) = %v, want %v", q, got, want)
 		}
 	}
 }
