@@ -51,7 +51,16 @@ func CatalogConfig(f *config.Fleet) catalog.Config {
 // weights whose feature names are unknown or missing. config cannot check
 // them, as it does not know the catalog's features.
 func CheckCatalogConfig(f *config.Fleet) error {
-	if f == nil || f.Search.RerankWeightValues == nil {
+	if f == nil {
+		return nil
+	}
+	if f.Search.RerankWeightValues == nil {
+		if f.Search.RerankWeights != "" {
+			// A Fleet built in Go, not read by config.Load: the file
+			// was never read, and the built-in weights would rank
+			// without a word.
+			return fmt.Errorf("config: search.rerank_weights %s: not read; load the fleet with config.Load, or set Search.RerankWeightValues", f.Search.RerankWeights)
+		}
 		return nil
 	}
 	if err := catalog.RerankWeights(f.Search.RerankWeightValues).Validate(); err != nil {
