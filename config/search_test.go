@@ -34,18 +34,7 @@ func TestSearchSettings(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fl, err := config.LoadBytes([]byte(tc.yaml), "yaml", "")
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, fl.Search); diff != "" {
-				t.Errorf("(-want +got)\n%s", diff)
-			}
+			checkSearch(t, fl, err, tc.want, tc.wantErr)
 		})
 	}
 }
@@ -118,18 +107,25 @@ func TestSearchRerankWeights(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := config.LoadBytesWith([]byte(head+tc.path+"\n"), "yaml", dir, config.LoadOptions{Environ: tc.env})
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, f.Search); diff != "" {
-				t.Errorf("(-want +got)\n%s", diff)
-			}
+			checkSearch(t, f, err, tc.want, tc.wantErr)
 		})
+	}
+}
+
+// checkSearch checks a load's outcome: an error containing wantErr when
+// it is set, else the search settings want.
+func checkSearch(t *testing.T, f *config.Fleet, err error, want config.Search, wantErr string) {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("err = %v, want it to contain %q", err, wantErr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, f.Search); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
 	}
 }
