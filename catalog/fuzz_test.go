@@ -84,3 +84,31 @@ func TestSessionConcurrent(t *testing.T) {
 		t.Errorf("block lists %d, deferred %d", len(p.pairs), len(s.Deferred()))
 	}
 }
+
+// FuzzMineAliases feeds arbitrary request text and labels to the miner:
+// whatever it proposes must be a phrase of the requests for a tool the
+// catalog has, with counts that add up.
+func FuzzMineAliases(f *testing.F) {
+	c := codeCatalog(catalog.Config{})
+	for _, s := range []string{"find the symbol please", "", "ÄÖÜ_x-y jump", "it's  it's it's", "a b c", "'''", "x:y code:find_symbol"} {
+		f.Add(s, "code:find_symbol")
+	}
+	f.Fuzz(func(t *testing.T, q, expect string) {
+		qs := []catalog.Query{
+			{Q: q, Expect: []string{expect}, Split: "a"},
+			{Q: q, Expect: []string{expect}, Split: "b"},
+			{Q: q + " " + q, Expect: []string{expect, "code:find_symbol"}, Split: "c"},
+		}
+		for _, m := range catalog.MineAliases(c, qs, catalog.MineOptions{}) {
+			if _, ok := c.Lookup(m.Kind, m.Tool); !ok {
+				t.Fatalf("mined for unknown tool %s.%s", m.Kind, m.Tool)
+			}
+			if !strings.Contains(strings.ToLower(q), strings.Fields(m.Phrase)[0]) {
+				t.Fatalf("phrase %q is not in request %q", m.Phrase, q)
+			}
+			if m.Queries < 3 || m.Queries > 3 || m.Splits != 3 || m.Precision <= 0 || m.Precision > 1 {
+				t.Fatalf("counts %+v", m)
+			}
+		}
+	})
+}
