@@ -35,6 +35,7 @@ func commands() []command {
 		{"search", "search the fleet's tools like the searchTools meta-tool", runSearch},
 		{"eval-search", "score search on labelled queries: recall@1/3/5, nDCG@5", runEvalSearch},
 		{"fit-search", "refit search's reranker weights on labelled queries", runFitSearch},
+		{"mine-aliases", "propose kind aliases from labelled queries, as a fleet-file fragment", runMineAliases},
 		{"search-report", "read a search telemetry log: false negatives, empty queries, never found", runSearchReport},
 		{"catalog", "print the deferred catalog block, or --lint its lines", runCatalog},
 		{"status", "print each server's connection state", runStatus},

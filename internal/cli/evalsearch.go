@@ -28,11 +28,7 @@ func runEvalSearch(ctx context.Context, env []string, stdin io.Reader, stdout, s
 	if *k < 1 {
 		return usageErrorf("--k must be at least 1, got %d", *k)
 	}
-	qs, err := readQueries(*queries, stdin)
-	if err != nil {
-		return err
-	}
-	mx, err := connect(ctx, c, stderr)
+	qs, mx, err := labelledFleet(ctx, c, *queries, stdin, stderr)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
 )
 
@@ -58,11 +59,7 @@ func runFitSearch(ctx context.Context, env []string, stdin io.Reader, stdout, st
 		}
 		*out = abs
 	}
-	qs, err := readQueries(*queries, stdin)
-	if err != nil {
-		return err
-	}
-	mx, err := connect(ctx, c, stderr)
+	qs, mx, err := labelledFleet(ctx, c, *queries, stdin, stderr)
 	if err != nil {
 		return err
 	}
@@ -124,6 +121,22 @@ func readQueries(path string, stdin io.Reader) ([]catalog.Query, error) {
 		r = f
 	}
 	return catalog.ReadQueries(r)
+}
+
+// labelledFleet reads the --queries file and then connects the fleet, as
+// every command that scores or learns from labelled requests starts, so
+// that a bad queries file fails before any server starts. The caller must
+// Close the Mux.
+func labelledFleet(ctx context.Context, c *common, queries string, stdin io.Reader, stderr io.Writer) ([]catalog.Query, *mcpfleet.Mux, error) {
+	qs, err := readQueries(queries, stdin)
+	if err != nil {
+		return nil, nil, err
+	}
+	mx, err := connect(ctx, c, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return qs, mx, nil
 }
 
 // writeFileAtomic writes data to path through a temporary file in the same
