@@ -56,8 +56,8 @@ type features [nFeatures]float64
 // TRAIN=1 (see rerank_train_test.go for how); refit them after changing a
 // feature, and measure the result on queries the fit never saw.
 var rerankWeights = features{
-	2.785, 0.771, 3.221, -0.971, 0.746, -1.516, -0.568, -3.712, -1.220, -0.633, 0.330,
-	-0.031, 0.878, -0.846, -0.101, -0.472, -0.465, -0.744, 0.274, 1.282, -1.381, -1.752,
+	2.573, 0.756, 3.277, -0.863, 0.773, -0.913, -0.416, -3.757, 0.006, -0.618, 0.111,
+	-0.208, 0.969, -0.762, 0.106, -0.221, -0.333, -0.768, 0.196, 1.449, -1.210, -1.899,
 }
 
 // Field groups of a term in a document, one bit each.
