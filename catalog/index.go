@@ -412,6 +412,9 @@ type analyzed struct {
 	// weight is every term's weight: 1 for the request's own,
 	// expandWeight for an expansion.
 	weight map[string]float64
+	// ident holds the terms the request says only inside identifiers
+	// (identifierTerms); nil for most requests.
+	ident map[string]bool
 }
 
 type alt struct {
@@ -425,6 +428,7 @@ func (ix *index) analyze(query string) *analyzed {
 	slices.Sort(q.terms)
 	q.terms = slices.Compact(q.terms)
 	ctx, ids := contextTerms(query), identifierTerms(query)
+	q.ident = ids
 	for _, t := range q.terms {
 		w := 1.0
 		if ctx[t] {
@@ -537,7 +541,10 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	}
 	for _, t := range q.raw {
 		for _, p := range ix.aliases[t] {
-			if containsRun(q.raw, p.terms) {
+			// An alias the request says only inside an identifier is
+			// not asked for: "yaml" of values-prod.yaml is a file's
+			// extension, not a request for a resource's YAML.
+			if containsRun(q.raw, p.terms) && !allIdent(q.ident, p.terms) {
 				found(p, true)
 			}
 		}
@@ -684,6 +691,20 @@ func uniq(ts []string) []string {
 }
 
 // containsAll reports whether sorted set holds every term of ts.
+// allIdent reports whether every term of ts is said only inside
+// identifiers.
+func allIdent(ident map[string]bool, ts []string) bool {
+	if ident == nil {
+		return false
+	}
+	for _, t := range ts {
+		if !ident[t] {
+			return false
+		}
+	}
+	return true
+}
+
 func containsAll(set, ts []string) bool {
 	for _, t := range ts {
 		if _, ok := slices.BinarySearch(set, t); !ok {

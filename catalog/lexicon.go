@@ -142,7 +142,7 @@ var lexicon = []lexiconEntry{
 	{[]string{"where's the", "where is the", "is there a"}, "search"},
 	{[]string{"part of", "section of", "heading"}, "section"},
 	{[]string{"children", "subpages", "sub pages", "child pages", "nested", "hierarchy", "pages under"}, "children tree"},
-	{[]string{"edited", "who edited", "revisions", "revision", "versions", "since last week", "since yesterday"}, "history version"},
+	{[]string{"edited", "who edited", "revisions", "revision", "versions"}, "history version"},
 	{[]string{"versions back", "looked like", "older version", "previous version", "old version"}, "history version"},
 
 	// Traces.

@@ -152,3 +152,17 @@ func TestSigilRunes(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeIsNotHistory: "since yesterday" bounds any request in time;
+// it once expanded to a page's history and put wiki and slack history
+// above the commits asked for.
+func TestTimeIsNotHistory(t *testing.T) {
+	c := buildFleet(t)
+	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
+	for _, q := range []string{"commits on main since yesterday evening", "list the commits since yesterday in payments-api"} {
+		hits := tops(c.Search(ctx, q, 3))
+		if len(hits) == 0 || hits[0] != "gitlab.list_commits" {
+			t.Errorf("%q: top 3 = %v, want gitlab.list_commits first", q, hits)
+		}
+	}
+}

@@ -237,3 +237,32 @@ func TestSearchKindSignal(t *testing.T) {
 		})
 	}
 }
+
+// TestAliasInIdentifier: an alias counts where the request asks for it in
+// words, not where an identifier happens to contain it. The test fleet
+// gives resources_get the alias "yaml".
+func TestAliasInIdentifier(t *testing.T) {
+	c := buildFleet(t)
+	ctx := catalog.WithScopes(t.Context(), "*")
+	tests := []struct {
+		query string
+		top   bool // whether kubernetes:resources_get must be first
+	}{
+		{"show me the yaml of the checkout deployment", true},
+		{"dump the checkout deployment as yaml", true},
+		{"read charts/api/values-prod.yaml from main in the platform-helm repo", false},
+		{"read values-prod.yaml from the helm repo", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.query, func(t *testing.T) {
+			hits := c.Search(ctx, tc.query, 3)
+			if len(hits) == 0 {
+				t.Fatal("no hits")
+			}
+			first := hits[0].Kind + ":" + hits[0].Tool
+			if got := first == "kubernetes:resources_get"; got != tc.top {
+				t.Errorf("top 3 = %v; want resources_get first: %v", tops(hits), tc.top)
+			}
+		})
+	}
+}
