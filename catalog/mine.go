@@ -230,13 +230,15 @@ func minePhrases(q string) map[string]string {
 }
 
 // plainWord reports whether w is an ordinary lower-case word of three
-// letters or more (an apostrophe aside).
+// letters or more. A word with an apostrophe is not: search splits
+// "dana's" into "dana" and "s", so as an alias it would miss the requests
+// that say "dana", which mining counts as the same word.
 func plainWord(w string) bool {
 	if len(w) < 3 {
 		return false
 	}
 	for _, r := range w {
-		if !unicode.IsLetter(r) && r != '\'' {
+		if !unicode.IsLetter(r) {
 			return false
 		}
 	}

@@ -80,6 +80,18 @@ func TestMineAliases(t *testing.T) {
 			want: nil,
 		},
 		{
+			// An alias matches as written, so "dana's" would not find
+			// the request that says "dana": counting it as one spelling
+			// of "dana" promised matches search never makes.
+			name: "a word spelt with an apostrophe is not mined",
+			qs: []catalog.Query{
+				q("Dana's slack handle", "a", "slack:users_search"),
+				q("dana's handle", "b", "slack:users_search"),
+				q("ping dana handle", "c", "slack:users_search"),
+			},
+			want: []string{"slack.users_search handle"},
+		},
+		{
 			name: "MaxPerTool keeps the best supported",
 			qs:   asks([]string{"a", "b", "c", "d"}, "slack:users_search"),
 			opt:  catalog.MineOptions{MaxPerTool: 1},
