@@ -184,7 +184,9 @@ func MineAliases(c *Catalog, qs []Query, opt MineOptions) []MinedAlias {
 // expect a tool of kind.
 func ofKind(wordKinds map[string]map[string]int, wordQueries map[string]int, key, kind string, share float64) bool {
 	for _, w := range strings.Split(key, " ") {
-		if float64(wordKinds[w][kind]) < share*float64(wordQueries[w]) {
+		// A quotient, as precision is: share*n can land above a whole
+		// number it equals (0.14*50 > 7).
+		if float64(wordKinds[w][kind])/float64(wordQueries[w]) < share {
 			return false
 		}
 	}

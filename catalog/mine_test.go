@@ -24,6 +24,12 @@ func TestMineAliases(t *testing.T) {
 		return out
 	}
 	handle := asks([]string{"a", "b", "c"}, "slack:users_search")
+	// sevenIn50 says "handle" in 7 requests for users_search and 43 for
+	// list_commits: a kind share and a precision of exactly 0.14.
+	sevenIn50 := asks([]string{"a", "b", "c", "a", "b", "c", "a"}, "slack:users_search")
+	for i := range 43 {
+		sevenIn50 = append(sevenIn50, q("handle", []string{"a", "b"}[i%2], "gitlab:list_commits"))
+	}
 	tests := []struct {
 		name  string
 		qs    []catalog.Query
@@ -90,6 +96,13 @@ func TestMineAliases(t *testing.T) {
 				q("ping dana handle", "c", "slack:users_search"),
 			},
 			want: []string{"slack.users_search handle"},
+		},
+		{
+			// 0.14*50 is 7.000000000000001 in floating point.
+			name: "a share met exactly is met",
+			qs:   sevenIn50,
+			opt:  catalog.MineOptions{MinPrecision: 0.14, MinKindShare: 0.14},
+			want: []string{"gitlab.list_commits handle", "slack.users_search handle", "slack.users_search slack handle"},
 		},
 		{
 			name: "MaxPerTool keeps the best supported",
