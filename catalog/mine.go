@@ -7,7 +7,8 @@ import (
 	"unicode"
 )
 
-// MineOptions tune MineAliases. The zero value means the defaults.
+// MineOptions tune MineAliases. The zero value means the defaults, and
+// so does a field that is negative (or NaN).
 type MineOptions struct {
 	// MinQueries is how many labelled requests must say a phrase and
 	// expect the tool (default 3).
@@ -34,10 +35,12 @@ func (o MineOptions) withDefaults() MineOptions {
 	if o.MinSplits <= 0 {
 		o.MinSplits = 2
 	}
-	if o.MinPrecision <= 0 {
+	// Written so that NaN, which every comparison passes, is a default
+	// too rather than no threshold at all.
+	if !(o.MinPrecision > 0) {
 		o.MinPrecision = 0.5
 	}
-	if o.MinKindShare <= 0 {
+	if !(o.MinKindShare > 0) {
 		o.MinKindShare = 0.6
 	}
 	if o.MaxPerTool <= 0 {

@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -103,6 +104,13 @@ func TestMineAliases(t *testing.T) {
 			qs:   sevenIn50,
 			opt:  catalog.MineOptions{MinPrecision: 0.14, MinKindShare: 0.14},
 			want: []string{"gitlab.list_commits handle", "slack.users_search handle", "slack.users_search slack handle"},
+		},
+		{
+			// NaN passes every comparison: no threshold at all.
+			name: "NaN thresholds mean the defaults",
+			qs:   sevenIn50,
+			opt:  catalog.MineOptions{MinPrecision: math.NaN(), MinKindShare: math.NaN()},
+			want: []string{"gitlab.list_commits handle"},
 		},
 		{
 			name: "MaxPerTool keeps the best supported",
