@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
 )
@@ -51,6 +53,11 @@ func runMineAliases(ctx context.Context, env []string, stdin io.Reader, stdout, 
 	source := *queries
 	if source == "-" {
 		source = "stdin"
+	}
+	// The path goes into a YAML comment, which a line break in it
+	// would end: quote any path with a character that is not printable.
+	if strings.ContainsFunc(source, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		source = strconv.Quote(source)
 	}
 	return emit(stdout, *asJSON, mined, func(w io.Writer) { writeMinedYAML(w, mined, len(qs), source) })
 }

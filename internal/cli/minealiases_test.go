@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,5 +186,26 @@ func TestMineAliasesErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMineAliasesFragmentLoadsOddPath: the queries file's path goes into
+// a YAML comment, and a line break in it must not end the comment.
+func TestMineAliasesFragmentLoadsOddPath(t *testing.T) {
+	plain := writeFleet(t, stdFleet, "")
+	queries := filepath.Join(filepath.Dir(plain), "mine\nkind_settings: {}\u2028.jsonl")
+	if err := os.WriteFile(queries, []byte(mineQueries), 0o600); err != nil {
+		t.Skipf("this file system refuses the name: %v", err)
+	}
+	r := run(t, nil, "", "mine-aliases", "--config", plain, "--queries", queries)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	f, err := config.Load(writeFleetIn(t, plain, "aliased.yaml", r.stdout))
+	if err != nil {
+		t.Fatalf("the mined fragment does not load:\n%s\n%v", r.stdout, err)
+	}
+	if got := f.KindSettings["kubernetes"].Aliases["pods_exec"]; !slices.Equal(got, []string{"shell"}) {
+		t.Errorf("loaded pods_exec aliases %q, want [shell]", got)
 	}
 }
