@@ -61,16 +61,17 @@ type MinedAlias struct {
 	// Splits is how many distinct splits they come from.
 	Queries int `json:"queries"`
 	Splits  int `json:"splits"`
-	// Precision is Queries over the requests that say the phrase at all.
+	// Precision is Queries over the requests that say the phrase and
+	// expect a tool the catalog has (the others are ignored).
 	Precision float64 `json:"precision"`
 }
 
 // MineAliases finds phrasings that labelled requests keep using for a tool
-// whose name and catalog line never say them ("marker" for
-// create_annotation, "handle" for users_search). It is lexical and
-// reviewable: the result is meant to be read, pruned and pasted into a
-// fleet file's kind_settings aliases, not applied blindly. Expected tools
-// the catalog does not have are ignored.
+// whose name, catalog line and aliases never say them, nor its kind's or
+// servers' names ("marker" for create_annotation, "handle" for
+// users_search). It is lexical and reviewable: the result is meant to be
+// read, pruned and pasted into a fleet file's kind_settings aliases, not
+// applied blindly. Expected tools the catalog does not have are ignored.
 func MineAliases(c *Catalog, qs []Query, opt MineOptions) []MinedAlias {
 	opt = opt.withDefaults()
 	type stat struct {

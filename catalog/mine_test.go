@@ -113,6 +113,14 @@ func TestMineAliases(t *testing.T) {
 			want: []string{"gitlab.list_commits handle"},
 		},
 		{
+			// As MinedAlias.Precision says: they do not lower it.
+			name: "requests for tools the catalog lacks do not count against precision",
+			qs: append(slices.Clone(handle),
+				q("handle it", "a", "slack:no_such_tool"), q("handle it", "b", "slack:no_such_tool"),
+				q("handle it", "c", "slack:no_such_tool"), q("handle it", "d", "slack:no_such_tool")),
+			want: []string{"slack.users_search handle", "slack.users_search slack handle"},
+		},
+		{
 			name: "MaxPerTool keeps the best supported",
 			qs:   asks([]string{"a", "b", "c", "d"}, "slack:users_search"),
 			opt:  catalog.MineOptions{MaxPerTool: 1},
