@@ -690,7 +690,6 @@ func uniq(ts []string) []string {
 	return out
 }
 
-// containsAll reports whether sorted set holds every term of ts.
 // allIdent reports whether every term of ts is said only inside
 // identifiers.
 func allIdent(ident map[string]bool, ts []string) bool {
@@ -705,6 +704,7 @@ func allIdent(ident map[string]bool, ts []string) bool {
 	return true
 }
 
+// containsAll reports whether sorted set holds every term of ts.
 func containsAll(set, ts []string) bool {
 	for _, t := range ts {
 		if _, ok := slices.BinarySearch(set, t); !ok {
