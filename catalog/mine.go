@@ -24,7 +24,9 @@ type MineOptions struct {
 	// MinKindShare is the least share of the requests saying each word of
 	// a phrase that expect a tool of the tool's kind (default 0.6).
 	MinKindShare float64
-	// MaxPerTool caps the phrases mined per tool (default 6), best first.
+	// MaxPerTool caps the phrases mined per tool (default 6), best first:
+	// by requests times splits, then precision, then phrase. A phrase and
+	// its own words ("stack trace", "stack", "trace") take a slot each.
 	MaxPerTool int
 }
 
@@ -262,7 +264,8 @@ func mostUsed(m map[string]int) string {
 }
 
 // WithAliases returns a copy of cfg whose kinds also carry the mined
-// phrases as aliases; cfg is not changed.
+// phrases as aliases; cfg is not changed. A mined kind that cfg has no
+// KindConfig for gets one with just the aliases.
 func (cfg Config) WithAliases(mined []MinedAlias) Config {
 	kinds := make(map[string]KindConfig, len(cfg.Kinds))
 	for k, kc := range cfg.Kinds {
