@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // loadRerankWeights reads the search.rerank_weights file into
@@ -40,6 +41,42 @@ func (s *Search) loadRerankWeights(dir string, lookup func(string) (string, bool
 		}
 		return bad(fmt.Sprintf(`a JSON object of feature name to number, as mcpfleet fit-search writes ({"base": 2.785, ...}): %s`, why))
 	}
+	// Decode keeps the last of a repeated key without a word; fit-search
+	// never repeats one, so a repeat is a hand edit whose other value
+	// someone meant.
+	if dups := duplicateKeys(data); len(dups) > 0 {
+		return bad(fmt.Sprintf("each feature name once in the JSON object, as mcpfleet fit-search writes: repeated %s", strings.Join(dups, ", ")))
+	}
 	s.RerankWeightValues = w
 	return Problem{}, true
+}
+
+// duplicateKeys returns, quoted and in order of first repeat, each key
+// that the top-level object in data holds more than once. It walks the
+// token stream because Decode into a map cannot see repeats; data must
+// already have decoded as one object, so a token error only ends the walk.
+func duplicateKeys(data []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // the opening '{'
+		return nil
+	}
+	seen := make(map[string]int)
+	var dups []string
+	for dec.More() {
+		tok, err := dec.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			return dups
+		}
+		if seen[key]++; seen[key] == 2 {
+			dups = append(dups, fmt.Sprintf("%q", key))
+		}
+		// RawMessage skips whatever the value is without parsing it as
+		// a number: Decode above already judged the values.
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return dups
+		}
+	}
+	return dups
 }

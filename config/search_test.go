@@ -64,8 +64,8 @@ func TestSearchEnv(t *testing.T) {
 
 // TestSearchRerankWeights: search.rerank_weights names a JSON file,
 // relative to the fleet file's folder, which Load reads; the environment
-// can point it elsewhere, and a file that is missing or not an object of
-// numbers is a problem naming the key.
+// can point it elsewhere, and a file that is missing, not an object of
+// numbers or repeats a key is a problem naming the key.
 func TestSearchRerankWeights(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string {
@@ -82,6 +82,9 @@ func TestSearchRerankWeights(t *testing.T) {
 	write("text.json", `{"base": "high"}`)
 	write("two.json", `{"base": 1} {"base": 2}`)
 	write("bracket.json", `{"base": 1}]`)
+	write("dup.json", `{"base": 1, "name": -1, "base": 2}`)
+	write("dup-escaped.json", `{"base": 1, "\u0062ase": 2}`)
+	write("dups.json", `{"name": 1, "base": 1, "base": 2, "name": 2, "base": 3}`)
 	const head = "servers:\n  - name: a\n    command: /bin/true\nsearch:\n  rerank_weights: "
 	tests := []struct {
 		name    string
@@ -103,6 +106,13 @@ func TestSearchRerankWeights(t *testing.T) {
 		// A stray closing bracket from hand editing is not one object
 		// either, though json.Decoder.More does not see it.
 		{"trailing bracket", "bracket.json", nil, config.Search{}, "not one object"},
+		// Decode into a map keeps the last of a repeated key, so a hand
+		// edit that adds a line instead of changing one would go unseen.
+		{"repeated key", "dup.json", nil, config.Search{},
+			`search: rerank_weights: got "` + filepath.Join(dir, "dup.json") + `", want each feature name once in the JSON object, as mcpfleet fit-search writes: repeated "base"`},
+		// The same key spelled with an escape is still the same key.
+		{"repeated key escaped", "dup-escaped.json", nil, config.Search{}, `repeated "base"`},
+		{"repeated keys", "dups.json", nil, config.Search{}, `repeated "base", "name"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
