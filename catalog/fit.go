@@ -62,8 +62,13 @@ func (e *RerankWeightsError) Error() string {
 	if len(e.NotFinite) > 0 {
 		parts = append(parts, "not a finite number: "+strings.Join(e.NotFinite, ", "))
 	}
-	return "catalog: rerank weights: " + strings.Join(parts, "; ") +
-		"; want one finite number for each of " + strings.Join(featureNames[:], ", ")
+	want := "want one finite number for each of " + strings.Join(featureNames[:], ", ")
+	if len(parts) == 0 {
+		// Validate never returns a zero error, but a caller can build one;
+		// it should still read as a sentence.
+		return "catalog: invalid rerank weights: " + want
+	}
+	return "catalog: rerank weights: " + strings.Join(parts, "; ") + "; " + want
 }
 
 // Validate returns a *RerankWeightsError naming every unknown feature

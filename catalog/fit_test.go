@@ -171,6 +171,28 @@ func TestRerankWeightsValidate(t *testing.T) {
 	}
 }
 
+func TestRerankWeightsErrorText(t *testing.T) {
+	want := "want one finite number for each of " + strings.Join(catalog.RerankFeatures(), ", ")
+	tests := []struct {
+		name string
+		err  *catalog.RerankWeightsError
+		want string
+	}{
+		// A zero error names nothing wrong; it must not print an empty
+		// list after a colon.
+		{"zero", &catalog.RerankWeightsError{}, "catalog: invalid rerank weights: " + want},
+		{"not finite", &catalog.RerankWeightsError{NotFinite: []string{"base"}},
+			"catalog: rerank weights: not a finite number: base; " + want},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.err.Error(); got != tt.want {
+				t.Errorf("Error() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestBuildRejectsBadWeights(t *testing.T) {
 	defer func() {
 		var e *catalog.RerankWeightsError
