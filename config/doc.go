@@ -154,8 +154,9 @@
 //     labelled queries; absent means the built-in weights. ${VAR}
 //     expands, and a relative path is the fleet file's folder's (from
 //     MCPFLEET_SEARCH__RERANK_WEIGHTS too). Load reads the file into
-//     [Search.RerankWeightValues]: a file that cannot be read or is not
-//     one JSON object of numbers is a problem at search.rerank_weights.
+//     [Search.RerankWeightValues]: a file that cannot be read, is not
+//     one JSON object of numbers, repeats a key or has a null weight is a
+//     problem at search.rerank_weights.
 //     The feature names are checked when the catalog is built, which
 //     knows them. rerank: false wins.
 //

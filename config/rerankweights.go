@@ -44,29 +44,34 @@ func (s *Search) loadRerankWeights(dir string, lookup func(string) (string, bool
 	// Decode keeps the last of a repeated key without a word; fit-search
 	// never repeats one, so a repeat is a hand edit whose other value
 	// someone meant.
-	if dups := duplicateKeys(data); len(dups) > 0 {
+	dups, nulls := keyProblems(data)
+	if len(dups) > 0 {
 		return bad(fmt.Sprintf("each feature name once in the JSON object, as mcpfleet fit-search writes: repeated %s", strings.Join(dups, ", ")))
+	}
+	// Decode turns null into 0, a weight nobody wrote.
+	if len(nulls) > 0 {
+		return bad(fmt.Sprintf("a number for each feature, as mcpfleet fit-search writes: null for %s", strings.Join(nulls, ", ")))
 	}
 	s.RerankWeightValues = w
 	return Problem{}, true
 }
 
-// duplicateKeys returns, quoted and in order of first repeat, each key
-// that the top-level object in data holds more than once. It walks the
-// token stream because Decode into a map cannot see repeats; data must
-// already have decoded as one object, so a token error only ends the walk.
-func duplicateKeys(data []byte) []string {
+// keyProblems returns, quoted and in order of first repeat, each key that
+// the top-level object in data holds more than once, and each key whose
+// value is null. It walks the token stream because Decode into a map sees
+// neither; data must already have decoded as one object, so a token error
+// only ends the walk.
+func keyProblems(data []byte) (dups, nulls []string) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if _, err := dec.Token(); err != nil { // the opening '{'
-		return nil
+		return nil, nil
 	}
 	seen := make(map[string]int)
-	var dups []string
 	for dec.More() {
 		tok, err := dec.Token()
 		key, ok := tok.(string)
 		if err != nil || !ok {
-			return dups
+			return dups, nulls
 		}
 		if seen[key]++; seen[key] == 2 {
 			dups = append(dups, fmt.Sprintf("%q", key))
@@ -75,8 +80,11 @@ func duplicateKeys(data []byte) []string {
 		// a number: Decode above already judged the values.
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
-			return dups
+			return dups, nulls
+		}
+		if string(skip) == "null" {
+			nulls = append(nulls, fmt.Sprintf("%q", key))
 		}
 	}
-	return dups
+	return dups, nulls
 }

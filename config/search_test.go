@@ -85,6 +85,7 @@ func TestSearchRerankWeights(t *testing.T) {
 	write("dup.json", `{"base": 1, "name": -1, "base": 2}`)
 	write("dup-escaped.json", `{"base": 1, "\u0062ase": 2}`)
 	write("dups.json", `{"name": 1, "base": 1, "base": 2, "name": 2, "base": 3}`)
+	write("null.json", `{"base": 1, "name": null}`)
 	const head = "servers:\n  - name: a\n    command: /bin/true\nsearch:\n  rerank_weights: "
 	tests := []struct {
 		name    string
@@ -113,6 +114,8 @@ func TestSearchRerankWeights(t *testing.T) {
 		// The same key spelled with an escape is still the same key.
 		{"repeated key escaped", "dup-escaped.json", nil, config.Search{}, `repeated "base"`},
 		{"repeated keys", "dups.json", nil, config.Search{}, `repeated "base", "name"`},
+		// Decode reads null as 0.
+		{"null weight", "null.json", nil, config.Search{}, `want a number for each feature, as mcpfleet fit-search writes: null for "name"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
