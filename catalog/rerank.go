@@ -56,8 +56,8 @@ type features [nFeatures]float64
 // TRAIN=1 (see rerank_train_test.go for how); refit them after changing a
 // feature, and measure the result on queries the fit never saw.
 var rerankWeights = features{
-	2.400, 0.792, 3.304, -0.595, 0.704, -0.781, -0.463, -4.033, 0.188, -0.492, -0.029,
-	-0.106, 0.873, -0.767, 0.342, -0.269, -0.294, -0.743, 0.225, 1.336, -1.167, -2.082,
+	2.450, 0.603, 3.154, -0.839, 0.682, -0.814, -0.474, -3.917, 0.225, -0.520, 0.098,
+	-0.084, 0.813, -0.729, 0.224, -0.399, -0.149, -0.737, 0.233, 1.332, -1.281, -1.955,
 }
 
 // Field groups of a term in a document, one bit each.
