@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -37,6 +38,11 @@ type KindConfig struct {
 	// ToolScopes maps a tool to the scopes it requires, overriding the
 	// default derived from its annotations.
 	ToolScopes map[string][]string
+	// IDPatterns match the identifiers of this kind's objects as people
+	// write them: a Jira key (OPS-412), a GitLab merge request (!4102) or
+	// project path (infra/terraform). A request that carries one points
+	// at the kind as plainly as one that names it.
+	IDPatterns []*regexp.Regexp
 }
 
 // Config tunes Build. The zero value is valid.
@@ -243,6 +249,7 @@ func Build(servers []kindgroups.Server, cfg Config) *Catalog {
 		}
 	}
 	c.idx = newIndex(c.entries, buildLexicon(cfg.Synonyms, !cfg.NoLexicon))
+	c.idx.setIDPatterns(c.entries, cfg.Kinds)
 	if cfg.RerankWeights != nil {
 		if err := cfg.RerankWeights.Validate(); err != nil {
 			panic(err)

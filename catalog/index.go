@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -77,6 +78,8 @@ type index struct {
 	kindPosts map[string][]posting
 	// kindNames maps a word that names a kind to that kind's position.
 	kindNames map[string]int32
+	// kindIDs are each kind's identifier patterns (KindConfig.IDPatterns).
+	kindIDs [][]*regexp.Regexp
 	// docIntent is the change a tool's name says (see intent.go).
 	docIntent []intent
 	// lexicon expands queries (see lexicon.go).
@@ -360,9 +363,35 @@ func (ix *index) coverage(q *analyzed, d int) float64 {
 	return got / all
 }
 
-// namedKinds reports which kinds the query names; nil if none.
-func (ix *index) namedKinds(qt []string) []bool {
+// setIDPatterns gives each kind position its identifier patterns.
+func (ix *index) setIDPatterns(entries []Entry, kinds map[string]KindConfig) {
+	for i, e := range entries {
+		ps := kinds[e.Kind].IDPatterns
+		if len(ps) == 0 {
+			continue
+		}
+		if ix.kindIDs == nil {
+			ix.kindIDs = make([][]*regexp.Regexp, ix.nKinds)
+		}
+		ix.kindIDs[ix.docKind[i]] = ps
+	}
+}
+
+// namedKinds reports which kinds the query names, by a word or by an
+// identifier of theirs; nil if none.
+func (ix *index) namedKinds(query string, qt []string) []bool {
 	var named []bool
+	for k, ps := range ix.kindIDs {
+		for _, p := range ps {
+			if p.MatchString(query) {
+				if named == nil {
+					named = make([]bool, ix.nKinds)
+				}
+				named[k] = true
+				break
+			}
+		}
+	}
 	for _, t := range qt {
 		if k, ok := ix.kindNames[t]; ok {
 			if named == nil {
@@ -404,6 +433,7 @@ func (ix *index) kindScores(q *analyzed) []float64 {
 // expansions widen what matches without making a tool that matches the
 // request's own words worse off.
 type analyzed struct {
+	query string
 	slots [][]alt
 	// terms are the request's own terms, sorted and unique.
 	terms []string
@@ -423,7 +453,7 @@ type alt struct {
 }
 
 func (ix *index) analyze(query string) *analyzed {
-	q := &analyzed{raw: rawTerms(query), weight: map[string]float64{}}
+	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}}
 	q.terms = terms(query)
 	slices.Sort(q.terms)
 	q.terms = slices.Compact(q.terms)
@@ -557,7 +587,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 		}
 	}
 	ks := ix.kindScores(q)
-	named := ix.namedKinds(q.terms)
+	named := ix.namedKinds(q.query, q.terms)
 	out := make([]candidate, 0, len(touched))
 	for _, d := range touched {
 		if allow(d) {

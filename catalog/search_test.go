@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
@@ -264,5 +266,44 @@ func TestAliasInIdentifier(t *testing.T) {
 				t.Errorf("top 3 = %v; want resources_get first: %v", tops(hits), tc.top)
 			}
 		})
+	}
+}
+
+// TestIDPatterns: a request that carries a kind's identifier is about
+// that kind. Two kinds here serve the same Jira tools, one per project
+// key, so nothing but the key can tell them apart.
+func TestIDPatterns(t *testing.T) {
+	jira := fixtures.MustLoad(t, "jira")
+	servers := []kindgroups.Server{
+		{Name: "alpha-1", Kind: "alpha", Tools: jira.Tools},
+		{Name: "beta-1", Kind: "beta", Tools: jira.Tools},
+	}
+	kinds := map[string]catalog.KindConfig{
+		"alpha": {IDPatterns: []*regexp.Regexp{regexp.MustCompile(`\bOPS-[0-9]+\b`)}},
+		"beta":  {IDPatterns: []*regexp.Regexp{regexp.MustCompile(`\bPAY-[0-9]+\b`)}},
+	}
+	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
+	tests := []struct {
+		query, kind string
+	}{
+		{"leave a comment on PAY-311 saying the fix shipped", "beta"},
+		{"leave a comment on OPS-311 saying the fix shipped", "alpha"},
+		{"log 2h against PAY-88 for the drill", "beta"},
+		{"who is assigned to PAY-7?", "beta"},
+	}
+	for _, rerank := range []bool{true, false} {
+		c := catalog.Build(servers, catalog.Config{Kinds: kinds, NoRerank: !rerank})
+		for _, tc := range tests {
+			hits := c.Search(ctx, tc.query, 3)
+			if len(hits) == 0 || hits[0].Kind != tc.kind {
+				t.Errorf("rerank=%v %q: top = %v, want %s's tool first", rerank, tc.query, tops(hits), tc.kind)
+			}
+		}
+	}
+	// Without patterns the twins tie, and the kind that comes first wins
+	// whatever the key: the test above is not passing by luck of order.
+	c := catalog.Build(servers, catalog.Config{})
+	if hits := c.Search(ctx, tests[0].query, 3); len(hits) == 0 || hits[0].Kind != "alpha" {
+		t.Errorf("without patterns: top = %v, want alpha's twin first", tops(hits))
 	}
 }

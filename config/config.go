@@ -116,6 +116,10 @@ type KindSettings struct {
 	ToolScopes        map[string][]string `koanf:"tool_scopes" json:"tool_scopes,omitempty"`               // tool -> required scopes
 	OffloadTokens     int                 `koanf:"offload_tokens" json:"offload_tokens,omitempty"`         // 0 = default 8000
 	AllowPlaceholders []string            `koanf:"allow_placeholders" json:"allow_placeholders,omitempty"` // tool names (or "*")
+	// IDPatterns are RE2 expressions matching this kind's identifiers as
+	// people write them: `\b[A-Z][A-Z0-9]+-[0-9]+\b` for Jira keys. A
+	// search request that carries one is taken to be about the kind.
+	IDPatterns []string `koanf:"id_patterns" json:"id_patterns,omitempty"`
 }
 
 // Reliability bounds how the multiplexer waits for, and gives up on, slow
@@ -293,6 +297,7 @@ func (f *Fleet) clone() *Fleet {
 			ks.AvoidWhen = maps.Clone(ks.AvoidWhen)
 			ks.ToolScopes = cloneLists(ks.ToolScopes)
 			ks.AllowPlaceholders = slices.Clone(ks.AllowPlaceholders)
+			ks.IDPatterns = slices.Clone(ks.IDPatterns)
 			out.KindSettings[k] = ks
 		}
 	}

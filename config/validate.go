@@ -108,6 +108,19 @@ func (f *Fleet) Validate(transformers []string) error {
 				add(Problem{Server: loc, Field: "catalog_lines." + tool, Want: "a single line"})
 			}
 		}
+		for i, pat := range ks.IDPatterns {
+			field := fmt.Sprintf("id_patterns[%d]", i)
+			re, err := regexp.Compile(pat)
+			switch {
+			case err != nil:
+				add(Problem{Server: loc, Field: field, Value: pat,
+					Want: "an RE2 regular expression (" + strings.TrimPrefix(err.Error(), "error parsing regexp: ") + ")"})
+			case re.MatchString(""):
+				// It would match every request, naming the kind in all.
+				add(Problem{Server: loc, Field: field, Value: pat,
+					Want: "a pattern that needs at least one character to match"})
+			}
+		}
 		if ks.OffloadTokens < 0 {
 			add(Problem{Server: loc, Field: "offload_tokens", Value: fmt.Sprint(ks.OffloadTokens),
 				Want: fmt.Sprintf("a token count >= 0 (0 means %d)", DefaultOffloadTokens)})

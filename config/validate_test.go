@@ -164,10 +164,19 @@ func TestLoadProblems(t *testing.T) {
 			},
 		},
 		{
+			name: "id patterns that do not compile or match anything",
+			doc: "servers:\n  - {name: a, kind: k, command: x}\nkind_settings:\n  k:\n    id_patterns:\n" +
+				"      - '\\b[A-Z]+-[0-9]+\\b'\n      - '(OPS-[0-9]+'\n      - '[0-9]*'\n",
+			want: []string{
+				`kind_settings.k: id_patterns[1]: got "(OPS-[0-9]+", want an RE2 regular expression (missing closing ): ` + "`(OPS-[0-9]+`" + `)`,
+				`kind_settings.k: id_patterns[2]: got "[0-9]*", want a pattern that needs at least one character to match`,
+			},
+		},
+		{
 			name: "unknown keys at every level",
 			doc:  "servrs: []\nservers:\n  - {name: a, comand: x, command: y}\nkind_settings:\n  a: {field_maps: {}}\n",
 			want: []string{
-				`kind_settings.a: key: got "field_maps", want one of aliases, allow_placeholders, args_transformer, avoid_when, catalog_lines, core_tools, field_map, join_separator, offload_tokens, tool_scopes (did you mean "field_map"?)`,
+				`kind_settings.a: key: got "field_maps", want one of aliases, allow_placeholders, args_transformer, avoid_when, catalog_lines, core_tools, field_map, id_patterns, join_separator, offload_tokens, tool_scopes (did you mean "field_map"?)`,
 				`servers[0] (a): key: got "comand", want one of allow_placeholders, args, args_transformer, call_timeout, command, connect_timeout, core_tools, env, field_map, headers, join_separator, kind, max_in_flight, name, tool_scopes, transport, url (did you mean "command"?)`,
 				`key: got "servrs", want one of deferred_tools, kind_settings, neutralize, reliability, result_store, search, servers (did you mean "servers"?)`,
 			},

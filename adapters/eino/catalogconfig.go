@@ -3,6 +3,7 @@ package eino
 import (
 	"fmt"
 	"maps"
+	"regexp"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
@@ -33,7 +34,8 @@ func CatalogConfig(f *config.Fleet) catalog.Config {
 			c.Kinds = map[string]catalog.KindConfig{}
 		}
 		c.Kinds[kind] = catalog.KindConfig{CoreTools: ks.CoreTools, CatalogLines: ks.CatalogLines,
-			Aliases: ks.Aliases, AvoidWhen: ks.AvoidWhen, ToolScopes: ks.ToolScopes}
+			Aliases: ks.Aliases, AvoidWhen: ks.AvoidWhen, ToolScopes: ks.ToolScopes,
+			IDPatterns: idPatterns(ks.IDPatterns)}
 	}
 	for _, s := range f.Servers {
 		if len(s.CoreTools) == 0 {
@@ -76,4 +78,18 @@ func BuildCatalog(mx *mcpfleet.Mux) (*catalog.Catalog, error) {
 		return nil, err
 	}
 	return catalog.Build(mx.Servers(), CatalogConfig(mx.Config())), nil
+}
+
+// idPatterns compiles a kind's id_patterns. Fleet.Validate, which
+// config.Load and mcpfleet.New run, refuses a pattern that does not
+// compile or that matches the empty string; one that reaches here anyway
+// is left out rather than failing the catalog.
+func idPatterns(pats []string) []*regexp.Regexp {
+	var out []*regexp.Regexp
+	for _, p := range pats {
+		if re, err := regexp.Compile(p); err == nil && !re.MatchString("") {
+			out = append(out, re)
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package eino_test
 
 import (
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,5 +89,28 @@ func TestBuildCatalogWeights(t *testing.T) {
 				t.Error("CheckCatalogConfig accepted the weights")
 			}
 		})
+	}
+}
+
+// TestCatalogConfigIDPatterns: a kind's id_patterns reach the catalog
+// compiled, in order; one that Fleet.Validate would refuse is left out
+// rather than failing the catalog.
+func TestCatalogConfigIDPatterns(t *testing.T) {
+	c := eino.CatalogConfig(&config.Fleet{KindSettings: map[string]config.KindSettings{
+		"jira":   {IDPatterns: []string{`\b[A-Z][A-Z0-9]+-[0-9]+\b`}},
+		"gitlab": {IDPatterns: []string{`(?:^|\s)![0-9]+\b`, `(unclosed`, `x*`, `\b[a-z]+/[a-z]+\b`}},
+	}})
+	got := map[string][]string{}
+	for kind, kc := range c.Kinds {
+		for _, re := range kc.IDPatterns {
+			got[kind] = append(got[kind], re.String())
+		}
+	}
+	want := map[string][]string{
+		"jira":   {`\b[A-Z][A-Z0-9]+-[0-9]+\b`},
+		"gitlab": {`(?:^|\s)![0-9]+\b`, `\b[a-z]+/[a-z]+\b`},
+	}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("IDPatterns = %q, want %q", got, want)
 	}
 }
