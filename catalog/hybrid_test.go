@@ -297,3 +297,27 @@ func errTexts(errs []error) []string {
 	}
 	return out
 }
+
+// TestHybridFailureIsBM25: with its embedder failing, a hybrid catalog
+// ranks every labelled request exactly as a catalog without one, scores
+// included, although it asks BM25 for a deeper ranking to fuse.
+func TestHybridFailureIsBM25(t *testing.T) {
+	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
+	plain := buildFleet(t)
+	emb := &gateEmbedder{}
+	emb.set(nil, errors.New("endpoint down"))
+	cfg := fleetConfig(true)
+	cfg.Embedder, cfg.EmbedCooldown = emb, -1
+	hybrid := catalog.Build(testFleet(t), cfg)
+	for _, q := range loadQueries(t) {
+		for _, k := range []int{5, catalog.MaxK} {
+			want, got := plain.Search(ctx, q.Q, k), hybrid.Search(ctx, q.Q, k)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("Search(%q, %d) with a failing embedder (-plain +hybrid):\n%s", q.Q, k, diff)
+			}
+		}
+	}
+	if emb.n() != 1 {
+		t.Errorf("%d embedder calls, want 1 (cooldown forever after the first failure)", emb.n())
+	}
+}

@@ -518,7 +518,19 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 		}
 		return out
 	}
-	out := ix.rerank(q, query, req, main, ix.candidates(q, req, allow, max(limit, rerankDepth)), ix.weights)
+	cands := ix.candidates(q, req, allow, max(limit, rerankDepth))
+	// The reranker sees BM25's best rerankDepth whatever the limit, so
+	// that a deeper ranking (hybrid fusion asks for 100) has the same top
+	// as a shallow one: a search whose embeddings fail must answer
+	// exactly as one without them. Candidates past that depth follow in
+	// BM25 order, scored below the reranked ones.
+	out := ix.rerank(q, query, req, main, cands[:min(len(cands), rerankDepth)], ix.weights)
+	if rest := cands[len(out):]; len(rest) > 0 && limit > len(out) {
+		floor := out[len(out)-1].score
+		for _, c := range rest[:min(len(rest), limit-len(out))] {
+			out = append(out, scored{c.doc, floor * c.score / (rest[0].score + c.score)})
+		}
+	}
 	return out[:min(limit, len(out))]
 }
 
