@@ -163,6 +163,15 @@ func inflectedOnly(query string) map[string]bool {
 	return out
 }
 
+// stemIntent maps the stems of nameVerbs to the change they say.
+var stemIntent = func() map[string]intent {
+	m := map[string]intent{}
+	for v, in := range nameVerbs {
+		m[stem(v)] |= in
+	}
+	return m
+}()
+
 // changeStems are the stems of nameVerbs.
 var changeStems = func() map[string]bool {
 	m := map[string]bool{}

@@ -1,6 +1,13 @@
 package catalog
 
-import "testing"
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/internal/fixtures"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
+)
 
 func TestHasIdentifier(t *testing.T) {
 	for _, tc := range []struct {
@@ -128,6 +135,40 @@ func TestRepoPath(t *testing.T) {
 	} {
 		if got := repoPath(q); got != want {
 			t.Errorf("repoPath(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestUnsaidChangeVerb: a tool name's change verb counts as said when the
+// request asks for that change in other words, and as unsaid when it
+// asks for none or for another.
+func TestUnsaidChangeVerb(t *testing.T) {
+	var servers []kindgroups.Server
+	for _, k := range []string{"jira", "grafana"} {
+		servers = append(servers, kindgroups.Server{Name: k, Kind: k, Tools: fixtures.MustLoad(t, k).Tools})
+	}
+	c := Build(servers, Config{})
+	for _, tc := range []struct {
+		q, tool string
+		unsaid  float64
+	}{
+		{"log 2h on OPS-1502 for the failover drill", "jira:jira_add_worklog", 0},
+		{"show the worklog of OPS-1502", "jira:jira_add_worklog", 1.0 / 3},
+		{"delete the worklog on OPS-1502", "jira:jira_add_worklog", 1.0 / 3},
+		{"delete OPS-12", "jira:jira_assign_issue", 1.0 / 3},
+		{"ack the disk alert group on db-3", "grafana:update_alert_group", 0},
+		{"raise a P2 for the checkout outage", "grafana:create_incident", 0},
+		{"mute the disk alerts on db-3 for two hours", "grafana:alerting_manage_silences", 0},
+		{"which alert silences are active?", "grafana:alerting_manage_silences", 1.0 / 3},
+	} {
+		feats, keys := c.rerankFeatures(tc.q)
+		i := slices.Index(keys, tc.tool)
+		if i < 0 {
+			t.Errorf("%q: %s is not a candidate: %v", tc.q, tc.tool, keys)
+			continue
+		}
+		if got := feats[i][fUnsaid]; math.Abs(got-tc.unsaid) > 1e-9 {
+			t.Errorf("%q: %s unsaid = %.3f, want %.3f", tc.q, tc.tool, got, tc.unsaid)
 		}
 	}
 }
