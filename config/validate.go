@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"time"
@@ -115,8 +116,9 @@ func (f *Fleet) Validate(transformers []string) error {
 			case err != nil:
 				add(Problem{Server: loc, Field: field, Value: pat,
 					Want: "an RE2 regular expression (" + strings.TrimPrefix(err.Error(), "error parsing regexp: ") + ")"})
-			case re.MatchString(""):
-				// It would match every request, naming the kind in all.
+			case !consumes(re):
+				// It would match every request, or every one with a
+				// word in it (`\b`), naming the kind in all.
 				add(Problem{Server: loc, Field: field, Value: pat,
 					Want: "a pattern that needs at least one character to match"})
 			}
@@ -233,3 +235,55 @@ func sanitizeName(name string) string {
 // suggest returns the choice nearest to got, or "" when none is close
 // enough to be a plausible typo; see textdist.Nearest.
 func suggest(got string, choices []string) string { return textdist.Nearest(got, choices) }
+
+// CompileIDPattern compiles one kind_settings id_patterns entry as
+// [Fleet.Validate] accepts it: an RE2 expression that cannot match without
+// consuming a character. `[0-9]*`, `\b` and `(?:^|\s)` are refused: each
+// matches nearly every request.
+func CompileIDPattern(pat string) (*regexp.Regexp, error) {
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		return nil, fmt.Errorf("config: id_patterns %q: %w", pat, err)
+	}
+	if !consumes(re) {
+		return nil, fmt.Errorf("config: id_patterns %q: want a pattern that needs at least one character to match", pat)
+	}
+	return re, nil
+}
+
+// consumes reports whether every match of re spans at least one
+// character. Matching "" is not the test: `\b` matches no "" but a
+// zero-width spot in every request with a word.
+func consumes(re *regexp.Regexp) bool {
+	p, err := syntax.Parse(re.String(), syntax.Perl)
+	return err == nil && minWidth(p.Simplify()) > 0
+}
+
+// minWidth is the fewest characters a match of re spans.
+func minWidth(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL, syntax.OpNoMatch:
+		// NoMatch matches nothing, so nothing of zero width either.
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return minWidth(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min * minWidth(re.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, s := range re.Sub {
+			n += minWidth(s)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := minWidth(re.Sub[0])
+		for _, s := range re.Sub[1:] {
+			n = min(n, minWidth(s))
+		}
+		return n
+	}
+	// Empty matches, ^ $ \b \B, star and quest.
+	return 0
+}

@@ -166,10 +166,18 @@ func TestLoadProblems(t *testing.T) {
 		{
 			name: "id patterns that do not compile or match anything",
 			doc: "servers:\n  - {name: a, kind: k, command: x}\nkind_settings:\n  k:\n    id_patterns:\n" +
-				"      - '\\b[A-Z]+-[0-9]+\\b'\n      - '(OPS-[0-9]+'\n      - '[0-9]*'\n",
+				"      - '\\b[A-Z]+-[0-9]+\\b'\n      - '(OPS-[0-9]+'\n      - '[0-9]*'\n" +
+				// Zero-width patterns match no "" yet every request that
+				// has a word in it.
+				"      - '\\b'\n      - '(?:^|\\s)\\b'\n      - '\\s?\\b(?:x*)'\n" +
+				// One character is enough, wherever it sits.
+				"      - '(?:^|\\s)!?[0-9]'\n",
 			want: []string{
 				`kind_settings.k: id_patterns[1]: got "(OPS-[0-9]+", want an RE2 regular expression (missing closing ): ` + "`(OPS-[0-9]+`" + `)`,
 				`kind_settings.k: id_patterns[2]: got "[0-9]*", want a pattern that needs at least one character to match`,
+				`kind_settings.k: id_patterns[3]: got "\\b", want a pattern that needs at least one character to match`,
+				`kind_settings.k: id_patterns[4]: got "(?:^|\\s)\\b", want a pattern that needs at least one character to match`,
+				`kind_settings.k: id_patterns[5]: got "\\s?\\b(?:x*)", want a pattern that needs at least one character to match`,
 			},
 		},
 		{

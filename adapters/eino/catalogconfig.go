@@ -81,13 +81,13 @@ func BuildCatalog(mx *mcpfleet.Mux) (*catalog.Catalog, error) {
 }
 
 // idPatterns compiles a kind's id_patterns. Fleet.Validate, which
-// config.Load and mcpfleet.New run, refuses a pattern that does not
-// compile or that matches the empty string; one that reaches here anyway
-// is left out rather than failing the catalog.
+// config.Load and mcpfleet.New run, refuses a pattern that
+// config.CompileIDPattern refuses; one that reaches here anyway is left
+// out rather than failing the catalog.
 func idPatterns(pats []string) []*regexp.Regexp {
 	var out []*regexp.Regexp
 	for _, p := range pats {
-		if re, err := regexp.Compile(p); err == nil && !re.MatchString("") {
+		if re, err := config.CompileIDPattern(p); err == nil {
 			out = append(out, re)
 		}
 	}

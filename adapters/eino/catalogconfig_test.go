@@ -98,7 +98,7 @@ func TestBuildCatalogWeights(t *testing.T) {
 func TestCatalogConfigIDPatterns(t *testing.T) {
 	c := eino.CatalogConfig(&config.Fleet{KindSettings: map[string]config.KindSettings{
 		"jira":   {IDPatterns: []string{`\b[A-Z][A-Z0-9]+-[0-9]+\b`}},
-		"gitlab": {IDPatterns: []string{`(?:^|\s)![0-9]+\b`, `(unclosed`, `x*`, `\b[a-z]+/[a-z]+\b`}},
+		"gitlab": {IDPatterns: []string{`(?:^|\s)![0-9]+\b`, `(unclosed`, `x*`, `\b`, `\b[a-z]+/[a-z]+\b`}},
 	}})
 	got := map[string][]string{}
 	for kind, kc := range c.Kinds {
