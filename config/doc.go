@@ -129,6 +129,10 @@
 //   - offload_tokens (integer, default 8000): tool results above this many
 //     tokens are kept out of the model's context.
 //   - allow_placeholders (list of tool names, or "*"): as for servers.
+//   - id_patterns (list of RE2 expressions): how the kind's identifiers are
+//     written, e.g. `\b(OPS|PLAT)-[0-9]+\b`; a search request that carries
+//     a match counts as naming the kind. Each must compile and need at
+//     least one character to match ([CompileIDPattern]).
 //
 // # Search keys
 //
@@ -255,8 +259,9 @@
 //     headers, field_map, catalog_lines, aliases, avoid_when, tool_scopes)
 //     one more level names the entry, and that entry name keeps its case.
 //   - List values (args, args_transformer, core_tools, allow_placeholders,
-//     and the lists in aliases and tool_scopes) are comma-separated; spaces
-//     around items are trimmed.
+//     id_patterns, and the lists in aliases and tool_scopes) are
+//     comma-separated; spaces around items are trimmed. An id_patterns
+//     expression with a comma (`[0-9]{3,5}`) cannot be set this way.
 //   - Numbers and durations are written as in the file ("30s", "8");
 //     booleans as true or false (1 and 0 also work).
 //   - Other MCPFLEET_ variables (for example ones the CLI reads) are
