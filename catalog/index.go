@@ -373,7 +373,10 @@ func (ix *index) setIDPatterns(entries []Entry, kinds map[string]KindConfig) {
 		if ix.kindIDs == nil {
 			ix.kindIDs = make([][]*regexp.Regexp, ix.nKinds)
 		}
-		ix.kindIDs[ix.docKind[i]] = ps
+		// A copy, as Build copies aliases: the caller's Config may change.
+		if k := ix.docKind[i]; ix.kindIDs[k] == nil {
+			ix.kindIDs[k] = slices.Clone(ps)
+		}
 	}
 }
 

@@ -307,3 +307,21 @@ func TestIDPatterns(t *testing.T) {
 		t.Errorf("without patterns: top = %v, want alpha's twin first", tops(hits))
 	}
 }
+
+// TestIDPatternsCopied: Build keeps its own list of a kind's patterns, as
+// it does of aliases, so a caller reusing its Config cannot change (or
+// race with) a built catalog's searches.
+func TestIDPatternsCopied(t *testing.T) {
+	jira := fixtures.MustLoad(t, "jira")
+	servers := []kindgroups.Server{
+		{Name: "alpha-1", Kind: "alpha", Tools: jira.Tools},
+		{Name: "beta-1", Kind: "beta", Tools: jira.Tools},
+	}
+	pats := []*regexp.Regexp{regexp.MustCompile(`\bPAY-[0-9]+\b`)}
+	c := catalog.Build(servers, catalog.Config{Kinds: map[string]catalog.KindConfig{"beta": {IDPatterns: pats}}})
+	pats[0] = regexp.MustCompile(`\bOPS-[0-9]+\b`)
+	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
+	if hits := c.Search(ctx, "leave a comment on PAY-311 saying the fix shipped", 3); len(hits) == 0 || hits[0].Kind != "beta" {
+		t.Errorf("top = %v, want beta's tool first: the pattern given to Build still holds", tops(hits))
+	}
+}
