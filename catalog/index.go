@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -79,7 +78,7 @@ type index struct {
 	// kindNames maps a word that names a kind to that kind's position.
 	kindNames map[string]int32
 	// kindIDs are each kind's identifier patterns (KindConfig.IDPatterns).
-	kindIDs [][]*regexp.Regexp
+	kindIDs [][]idPattern
 	// docIntent is the change a tool's name says (see intent.go).
 	docIntent []intent
 	// lexicon expands queries (see lexicon.go).
@@ -371,11 +370,15 @@ func (ix *index) setIDPatterns(entries []Entry, kinds map[string]KindConfig) {
 			continue
 		}
 		if ix.kindIDs == nil {
-			ix.kindIDs = make([][]*regexp.Regexp, ix.nKinds)
+			ix.kindIDs = make([][]idPattern, ix.nKinds)
 		}
 		// A copy, as Build copies aliases: the caller's Config may change.
 		if k := ix.docKind[i]; ix.kindIDs[k] == nil {
-			ix.kindIDs[k] = slices.Clone(ps)
+			for _, re := range ps {
+				if re != nil {
+					ix.kindIDs[k] = append(ix.kindIDs[k], newIDPattern(re))
+				}
+			}
 		}
 	}
 }
@@ -386,7 +389,7 @@ func (ix *index) namedKinds(query string, qt []string) []bool {
 	var named []bool
 	for k, ps := range ix.kindIDs {
 		for _, p := range ps {
-			if p.MatchString(query) {
+			if p.match(query) {
 				if named == nil {
 					named = make([]bool, ix.nKinds)
 				}
