@@ -170,10 +170,12 @@ func (ix *index) features(fq *featureQuery, c candidate) features {
 	f[fCover] = ix.coverage(q, c.doc)
 	unsaid := 0
 	for _, t := range ix.nameTerms[c.doc] {
-		// A change verb of the name is said when the request asks for
-		// that change in its own words: "mute the alert" says the
-		// "manage" of alerting_manage_silences, "raise a P2" the
-		// "create" of create_incident.
+		// A name word that is a change verb is said when the request
+		// asks for that kind of change in its own words: "mute the
+		// alert" says the "manage" of alerting_manage_silences, "raise
+		// a P2" the "create" of create_incident. Wherever the word
+		// stands: an update request says the "merge" of
+		// list_merge_requests too, as the weights were fitted.
 		if q.weight[t] == 0 && req&stemIntent[t] == 0 {
 			unsaid++
 		}

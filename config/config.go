@@ -117,8 +117,9 @@ type KindSettings struct {
 	OffloadTokens     int                 `koanf:"offload_tokens" json:"offload_tokens,omitempty"`         // 0 = default 8000
 	AllowPlaceholders []string            `koanf:"allow_placeholders" json:"allow_placeholders,omitempty"` // tool names (or "*")
 	// IDPatterns are RE2 expressions matching this kind's identifiers as
-	// people write them: `\b[A-Z][A-Z0-9]+-[0-9]+\b` for Jira keys. A
-	// search request that carries one is taken to be about the kind.
+	// people write them: `\b(OPS|PLAT)-[0-9]+\b` for the keys of two Jira
+	// projects. A search request that carries one is taken to be about the
+	// kind. They are case-sensitive unless they start with (?i).
 	IDPatterns []string `koanf:"id_patterns" json:"id_patterns,omitempty"`
 }
 
