@@ -110,17 +110,8 @@ func (f *Fleet) Validate(transformers []string) error {
 			}
 		}
 		for i, pat := range ks.IDPatterns {
-			field := fmt.Sprintf("id_patterns[%d]", i)
-			re, err := regexp.Compile(pat)
-			switch {
-			case err != nil:
-				add(Problem{Server: loc, Field: field, Value: pat,
-					Want: "an RE2 regular expression (" + strings.TrimPrefix(err.Error(), "error parsing regexp: ") + ")"})
-			case !consumes(re):
-				// It would match every request, or every one with a
-				// word in it (`\b`), naming the kind in all.
-				add(Problem{Server: loc, Field: field, Value: pat,
-					Want: "a pattern that needs at least one character to match"})
+			if _, want := idPattern(pat); want != "" {
+				add(Problem{Server: loc, Field: fmt.Sprintf("id_patterns[%d]", i), Value: pat, Want: want})
 			}
 		}
 		if ks.OffloadTokens < 0 {
@@ -241,14 +232,25 @@ func suggest(got string, choices []string) string { return textdist.Nearest(got,
 // consuming a character. `[0-9]*`, `\b` and `(?:^|\s)` are refused: each
 // matches nearly every request.
 func CompileIDPattern(pat string) (*regexp.Regexp, error) {
-	re, err := regexp.Compile(pat)
-	if err != nil {
-		return nil, fmt.Errorf("config: id_patterns %q: %w", pat, err)
-	}
-	if !consumes(re) {
-		return nil, fmt.Errorf("config: id_patterns %q: want a pattern that needs at least one character to match", pat)
+	re, want := idPattern(pat)
+	if want != "" {
+		return nil, fmt.Errorf("config: id_patterns %q: want %s", pat, want)
 	}
 	return re, nil
+}
+
+// idPattern compiles pat, or says what an id pattern must be instead.
+func idPattern(pat string) (re *regexp.Regexp, want string) {
+	re, err := regexp.Compile(pat)
+	switch {
+	case err != nil:
+		return nil, "an RE2 regular expression (" + strings.TrimPrefix(err.Error(), "error parsing regexp: ") + ")"
+	case !consumes(re):
+		// It would match every request, or every one with a word in
+		// it (`\b`), naming the kind in all.
+		return nil, "a pattern that needs at least one character to match"
+	}
+	return re, ""
 }
 
 // consumes reports whether every match of re spans at least one
