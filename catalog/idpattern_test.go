@@ -52,3 +52,26 @@ func FuzzIDPattern(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkIDPattern: the test fleet's two GitLab patterns on a long
+// request that carries neither, as most requests do: the regexp alone,
+// then behind the filter (BENCHMARKS.md).
+func BenchmarkIDPattern(b *testing.B) {
+	q := "the search-indexer pods in the data namespace look like they're eating way more memory than their requests since last night's release, can you show per-pod cpu and memory usage"
+	for name, pat := range map[string]string{
+		"mr":   `(?:^|[\s(])[!#][0-9]+\b`,
+		"path": `(?:^|[\s(])[a-z][a-z0-9_.-]*/[a-z][a-z0-9_.-]*(?:/[a-z0-9_.-]+)*(?:$|[\s),.;:?])`,
+	} {
+		p := newIDPattern(regexp.MustCompile(pat))
+		b.Run("regexp/"+name, func(b *testing.B) {
+			for b.Loop() {
+				p.re.MatchString(q)
+			}
+		})
+		b.Run("filtered/"+name, func(b *testing.B) {
+			for b.Loop() {
+				p.match(q)
+			}
+		})
+	}
+}
