@@ -2,17 +2,22 @@
 
 GO ?= go
 
-.PHONY: test real-servers bench fuzz
+.PHONY: test real-servers test-deps bench fuzz
 
 # test installs the pinned real MCP servers (npm) when missing, then runs the
 # whole suite with the race detector. The real-server tests find them through
 # MCPFLEET_REAL_SERVERS.
-test: real-servers
+test: real-servers test-deps
 	MCPFLEET_REAL_SERVERS=$${MCPFLEET_REAL_SERVERS:-$${XDG_CACHE_HOME:-$$HOME/.cache}/mcpfleet/real-servers} \
 		$(GO) test -race -count=1 -timeout 20m ./...
 
 real-servers:
 	./scripts/install-real-servers.sh
+
+# test-deps installs redis-server, nginx and promtool (Debian packages) when
+# missing; the tests start them on free loopback ports and stop them.
+test-deps:
+	./scripts/install-test-deps.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
