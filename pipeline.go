@@ -105,6 +105,9 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 	}
 	te := sc.tool(c.Tool)
 	if te == nil {
+		if is := sc.quarantine(c.Tool); is != nil {
+			return nil, reject(c.Server, c.Tool, ReasonQuarantined, Problem{Path: "tool", Hint: pinReason(is)})
+		}
 		names := sc.toolNames()
 		p := Problem{Path: "tool", Got: fmt.Sprintf("%q", brief(c.Tool)), Want: fmt.Sprintf("a tool of %s (%d tools)", c.Server, len(names))}
 		if n := nearest(c.Tool, names); n != "" {

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,6 +20,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/pinning"
 	"github.com/mcpfleet/mcpfleet/internal/upstream"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
@@ -48,6 +52,10 @@ type ServerStatus struct {
 	Failures int `json:"failures,omitempty"`
 	// CircuitOpenUntil is when calls resume, if the circuit is open.
 	CircuitOpenUntil time.Time `json:"circuit_open_until,omitzero"`
+	// Software is the serverInfo name and version the server gave.
+	Software string `json:"software,omitempty"`
+	// Pins are the tools that failed a pinning check (see PinIssue).
+	Pins []PinIssue `json:"pins,omitempty"`
 }
 
 // Status reports every server's state, sorted by name.
@@ -93,7 +101,10 @@ type serverConn struct {
 	client     *client.Client
 	gen        uint64 // bumps on every (re)connect, so a stale failure cannot mark a fresh connection down
 	tools      map[string]*toolEntry
-	order      []mcp.Tool
+	order      []mcp.Tool // the tools listed: all but the quarantined
+	all        []mcp.Tool // every tool the server lists, once each
+	pins       map[string]*PinIssue
+	info       mcp.Implementation // serverInfo from initialize
 	problems   []ToolProblem
 	state      State
 	lastErr    string
@@ -158,7 +169,7 @@ func (sc *serverConn) connect(ctx context.Context) error {
 			sc.markDown(gen, errors.New("the server process exited"))
 		}
 	}
-	c, _, err := upstream.Dial(ctx, sc.m.life, spec)
+	c, initRes, err := upstream.Dial(ctx, sc.m.life, spec)
 	if err != nil {
 		sc.markDown(0, err)
 		return err
@@ -180,6 +191,9 @@ func (sc *serverConn) connect(ctx context.Context) error {
 	sc.client = c
 	sc.gen++
 	gen := sc.gen
+	if initRes != nil {
+		sc.info = initRes.ServerInfo
+	}
 	sc.setToolsLocked(tools.Tools)
 	sc.state, sc.lastErr, sc.changed = StateUp, "", time.Now()
 	sc.mu.Unlock()
@@ -222,21 +236,48 @@ func (sc *serverConn) setToolsLocked(list []mcp.Tool) {
 		names[i] = t.Name
 	}
 	sc.problems = listProblems(sc.name, names)
+	all := make([]mcp.Tool, 0, len(list))
+	seen := make(map[string]bool, len(list))
 	for _, t := range list {
-		if _, dup := tools[t.Name]; dup {
+		if seen[t.Name] {
 			sc.m.log.Warn("server lists a tool twice; keeping the first", "server", sc.name, "tool", t.Name)
 			continue
 		}
-		// Keep the schema as JSON, so kinds compare and render exactly
-		// what was received.
-		if len(t.RawInputSchema) == 0 {
-			t.RawInputSchema = schemaJSON(t.InputSchema)
-			t.InputSchema = mcp.ToolInputSchema{}
+		seen[t.Name] = true
+		all = append(all, normalizeTool(t))
+	}
+	var pins map[string]*PinIssue
+	if sc.m.pin != nil {
+		pins = sc.m.pin.check(sc.name, sc.kind, all, sc.m.otherKindsTools(sc.kind, all))
+		sc.logPins(sc.pins, pins)
+	}
+	for _, t := range all {
+		if is := pins[t.Name]; is != nil && is.Quarantined {
+			continue
 		}
 		tools[t.Name] = &toolEntry{def: t}
 		order = append(order, t)
 	}
-	sc.tools, sc.order = tools, order
+	sc.tools, sc.order, sc.all, sc.pins = tools, order, all, pins
+}
+
+// normalizeTool keeps a tool's input schema as JSON, so kinds compare and
+// render, and pins hash, exactly what was received.
+func normalizeTool(t mcp.Tool) mcp.Tool {
+	if len(t.RawInputSchema) == 0 {
+		t.RawInputSchema = schemaJSON(t.InputSchema)
+		t.InputSchema = mcp.ToolInputSchema{}
+	}
+	return t
+}
+
+// repin checks the current tools against the lock once more.
+func (sc *serverConn) repin() {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.all != nil {
+		sc.setToolsLocked(sc.all)
+	}
 }
 
 // schemaJSON re-encodes a schema decoded by mcp-go's client, which keeps
@@ -394,7 +435,7 @@ func (sc *serverConn) probe() {
 func (sc *serverConn) replaceIfChanged(gen uint64, list []mcp.Tool) bool {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if sc.gen != gen || sameTools(sc.order, list) {
+	if sc.gen != gen || sameTools(sc.all, list) {
 		return false
 	}
 	sc.setToolsLocked(list)
@@ -407,8 +448,10 @@ func sameTools(have, got []mcp.Tool) bool {
 		return false
 	}
 	for i := range have {
+		// Every pinned field counts: a rug pull may change only an
+		// annotation or the output schema.
 		if have[i].Name != got[i].Name || have[i].Description != got[i].Description ||
-			!bytes.Equal(kindgroups.SchemaOf(have[i]), kindgroups.SchemaOf(got[i])) {
+			!bytes.Equal(pinning.Canonical(have[i]), pinning.Canonical(normalizeTool(got[i]))) {
 			return false
 		}
 	}
@@ -429,9 +472,14 @@ func (sc *serverConn) status() ServerStatus {
 	failures, until := sc.brk.state()
 	sc.mu.RLock()
 	defer sc.mu.RUnlock()
-	return ServerStatus{Name: sc.name, Kind: sc.kind, State: sc.state, LastError: sc.lastErr,
+	st := ServerStatus{Name: sc.name, Kind: sc.kind, State: sc.state, LastError: sc.lastErr,
 		Reconnects: sc.reconnects, Changed: sc.changed, Tools: len(sc.order),
-		InFlight: int(sc.inflight.Load()), Failures: failures, CircuitOpenUntil: until}
+		InFlight: int(sc.inflight.Load()), Failures: failures, CircuitOpenUntil: until,
+		Software: strings.TrimSpace(sc.info.Name + " " + sc.info.Version)}
+	for _, name := range slices.Sorted(maps.Keys(sc.pins)) {
+		st.Pins = append(st.Pins, *sc.pins[name])
+	}
+	return st
 }
 
 func (sc *serverConn) toolList() []mcp.Tool {

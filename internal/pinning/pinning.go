@@ -229,3 +229,7 @@ func render(v any) string {
 func escape(k string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
+
+// HashJSONBytes is the hex SHA-256 of text already in canonical form, as
+// [Canonical] returns it.
+func HashJSONBytes(canonical []byte) string { return sum(canonical) }
