@@ -106,7 +106,7 @@ func newDefinitionRules() definitionRules {
 			p(RuleExfiltration, `\bhttps?://[^\s"'<>)]*\?[^\s"')]*=(?:\{[^}\n]{1,80}\}|<[^>\n]{1,80}>|\$\{?\w+)`),
 			p(RuleExfiltration, `\b(?:webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app)|requestbin|pipedream\.net|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site)|canarytokens)\b|\bhttps?://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`),
 			p(RuleExfiltration, `\b(?:bcc|cc)\s+(?:a\s+copy\s+)?(?:of\s+)?[^.\n]{0,40}?\bto\s+[\w.+-]+@[\w-]+\.[a-z]|\b(?:send|forward)\s+a\s+copy\b`),
-			p(RuleToolReference, `\bmcp_[a-z0-9]+_[a-z0-9_]+\b|\(mcp_[a-z0-9_]+\)`),
+			p(RuleToolReference, `\bmcp_tool_[a-z0-9_]+\b|\(mcp_[a-z0-9]+\)`),
 			p(RuleToolReference, `\b(?:never|don't|do\s+not)\s+use\s+(?:the\s+)?(?:other|any\s+other|\w+_\w+)\b|\bprefer\s+this\s+tool\s+over\s+(?:any|all|every)\s+other\b|\bthis\s+tool\s+replaces\s+the\b`),
 			p(RuleToolReference, `\bwhen\s+the\s+\w+\s+server'?s\b`),
 		}}
