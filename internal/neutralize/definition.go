@@ -70,45 +70,98 @@ type definitionRules struct {
 type rulePattern struct {
 	rule Rule
 	re   *regexp.Regexp
+	// needles filter the text before the regexp runs, which costs about
+	// 50 µs on a long description: each group needs one of its strings
+	// in the text as folded by [foldNeedles]. They are the literals every match
+	// holds, so the filter never changes a result (FuzzInspectFilter).
+	needles [][]string
+}
+
+// passes reports whether folded holds one needle of every group.
+func (rp rulePattern) passes(folded string) bool {
+	for _, group := range rp.needles {
+		ok := false
+		for _, n := range group {
+			if strings.Contains(folded, n) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// foldNeedles lower-cases ASCII letters, maps the two non-ASCII runes that
+// case-fold to ASCII letters (ſ to s, the Kelvin sign to k), as (?i)
+// does, and turns each run of \s into one space, so that a needle
+// "never use" stands for the pattern's never\s+use.
+func foldNeedles(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f':
+			if !space {
+				b.WriteByte(' ')
+			}
+			space = true
+			continue
+		case r >= 'A' && r <= 'Z':
+			r += 'a' - 'A'
+		case r == 0x17f:
+			r = 's'
+		case r == 0x212a:
+			r = 'k'
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func newDefinitionRules() definitionRules {
-	p := func(rule Rule, pattern string) rulePattern { return rulePattern{rule, ci(pattern)} }
+	p := func(rule Rule, pattern string, needles [][]string) rulePattern {
+		return rulePattern{rule: rule, re: ci(pattern), needles: needles}
+	}
 	return definitionRules{
 		before: ci(`(?:\b(?:when|whenever|if|every\s+time|each\s+time|instead\s+of(?:\s+(?:using|calling))?|never\s+(?:use|call)|(?:don't|do\s+not)\s+(?:use|call)|(?:must|always|also|first|then)\s+(?:call|invoke|run|use)|whenever\s+you\s+(?:use|call))\s+(?:the\s+)?(?:\([\w-]+\)\s+)?[\x60'"]?)$`),
 		after:  ci(`^[\x60'"]?(?:\s+tool)?\s+(?:is\s+(?:called|invoked|used|run)|must\b|should\b|shall\b)`),
 		phrases: []rulePattern{
-			p(RuleModelInstruction, `<\s*/?\s*(?:important|secret|hidden|system[_ -]?note|note to|admin|override)\b[^<>\n]{0,40}>`),
-			p(RuleModelInstruction, `\b(?:ai\s+assistant|ai\s+model|ai\s+agent|assistant)\s*:`),
-			p(RuleModelInstruction, `\b(?:the\s+)?(?:assistant|model|llm|ai(?:\s+(?:model|assistant|agent))?)\s+(?:must|should(?:\s+now)?|shall|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|also\s+|now\s+|first\s+|silently\s+)?(?:include|send|read|pass|add|append|forward|upload|change|ignore|approve|run\s+all|prefer)\b`),
-			p(RuleModelInstruction, `\bas\s+an?\s+(?:ai|language\s+model|llm|assistant)\b`),
-			p(RuleModelInstruction, `\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?)\b`),
-			p(RuleModelInstruction, `\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|installed|enabled|listed)\b`),
-			p(RuleModelInstruction, `\botherwise\s+the\s+(?:tool|function|call)\s+(?:will\s+not|won't|will\s+fail\s+to)\s+work\b`),
-			p(RuleModelInstruction, `\b(?:before|prior\s+to)\s+(?:using|calling|invoking|running|executing)\s+this\s+(?:tool|function)\s*,?\s+(?:you\s+must\s+|first\s+|always\s+)?(?:read|open|copy|send|include|pass|upload|fetch|cat|load)\b`),
-			p(RuleModelInstruction, `\b(?:after|before)\s+(?:reading|summari[sz]ing|answering|fetching)\b[^.\n]{0,40}\byou\s+must\b`),
-			p(RuleModelInstruction, `\byou\s+(?:must|are\s+required\s+to|have\s+to)\s+(?:always\s+|also\s+|first\s+)?(?:forward|upload|exfiltrate|send|leak)\b|\brequired\s+to\s+call\s+this\s+tool\s+before\s+any\s+other\b`),
-			p(RuleModelInstruction, `\bregardless\s+of\s+what\s+the\s+user\b|\bthe\s+user\s+has\s+(?:pre-?)?(?:approved|authori[sz]ed)\b|\bpre-?approved\b`),
-			p(RuleModelInstruction, `\b(?:make\s+sure\s+to|always)\s+(?:change|replace|redirect)\s+the\s+(?:recipient|destination|account|address|number|owner|assignee|branch)\b|\bset\s+the\s+(?:destination|recipient)\s+(?:account|address|number)?\s*to\b`),
-			p(RuleModelInstruction, `\b(?:ignore|override|bypass|disregard)\s+(?:your|the|all|any)\s+(?:\w+\s+){0,2}(?:guidelines|polic(?:y|ies)|rules|guidance|restrictions|safeguards)\b`),
-			p(RuleModelInstruction, `\b(?:maintenance|admin|unrestricted|god)\s+mode\b|\bdeveloper\s+mode\s+(?:enabled|activated|on)\b`),
-			p(RuleModelInstruction, `<!--[^>]{0,200}\b(?:assistant|ai|model|llm|you)\b`),
-			p(RuleSecrecy, `\b(?:do\s+not|don't|never|must\s+not|should\s+not)\s+(?:tell|mention|inform|reveal|show|disclose|notify|alert|let)\b[^.\n]{0,40}\b(?:user|anyone|them|human)\b`),
-			p(RuleSecrecy, `\bdo\s+not\s+mention\b|\bdon't\s+mention\b`),
-			p(RuleSecrecy, `\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+(?:the\s+)?(?:user|anyone|them)\b|\bwithout\s+asking\b`),
-			p(RuleSecrecy, `\b(?:hide|conceal|keep)\s+(?:this|it|these)\b[^.\n]{0,30}\b(?:from\s+(?:the\s+)?user|secret|hidden)\b`),
-			p(RuleSecrecy, `\bsilently\s+(?:add|send|include|call|forward|copy|upload|change|set|append|record)\b|\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b`),
-			p(RuleSensitiveData, `\b(?:read|open|cat|copy|include|pass|send|upload|attach|contents?\s+of|load)\b[^.\n]{0,40}?(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b)[^\s'"\x60)]*`),
-			p(RuleSensitiveData, `\b(?:contents?\s+of|read|open|cat)\s+(?:the\s+)?(?:\.env|env)\s+file\b|\.env\s+file\b|\baws\s+credentials\b|\bprivate\s+(?:ssh\s+)?keys?\b|\bkubectl\s+get\s+secrets\b`),
-			p(RuleSensitiveData, `\bsystem\s+prompt\b|\b(?:chat|conversation|message)\s+history\b|\b(?:entire|full|whole|complete)\s+(?:chat|conversation)\b|\blast\s+(?:\w+\s+)?(?:user\s+)?messages\s+verbatim\b`),
-			p(RuleSensitiveData, `\b(?:send|pass|include|forward|upload|append|add|copy|collect|record)\b[^.\n]{0,40}?\b(?:the\s+)?user'?s\s+(?:api\s+keys?|passwords?|credentials|tokens?|location(?:\s+history)?|phone\s+contacts|contacts|emails|private\s+\w+\s+keys?)\b`),
-			p(RuleExfiltration, `\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|exfiltrate|report|beacon|(?:get|post)\s+request)\b[^.\n]{0,80}?\b(?:to|at)\s+(?:https?://|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[\w.+-]+@[\w-]+\.[a-z])`),
-			p(RuleExfiltration, `\bhttps?://[^\s"'<>)]*\?[^\s"')]*=(?:\{[^}\n]{1,80}\}|<[^>\n]{1,80}>|\$\{?\w+)`),
-			p(RuleExfiltration, `\b(?:webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app)|requestbin|pipedream\.net|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site)|canarytokens)\b|\bhttps?://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`),
-			p(RuleExfiltration, `\b(?:bcc|cc)\s+(?:a\s+copy\s+)?(?:of\s+)?[^.\n]{0,40}?\bto\s+[\w.+-]+@[\w-]+\.[a-z]|\b(?:send|forward)\s+a\s+copy\b`),
-			p(RuleToolReference, `\bmcp_tool_[a-z0-9_]+\b|\(mcp_[a-z0-9]+\)`),
-			p(RuleToolReference, `\b(?:never|don't|do\s+not)\s+use\s+(?:the\s+)?(?:other|any\s+other|\w+_\w+)\b|\bprefer\s+this\s+tool\s+over\s+(?:any|all|every)\s+other\b|\bthis\s+tool\s+replaces\s+the\b`),
-			p(RuleToolReference, `\bwhen\s+the\s+\w+\s+server'?s\b`),
+			p(RuleModelInstruction, `<\s*/?\s*(?:important|secret|hidden|system[_ -]?note|note to|admin|override)\b[^<>\n]{0,40}>`, [][]string{{"<"}, {"important", "secret", "hidden", "system", "note to", "admin", "override"}}),
+			p(RuleModelInstruction, `\b(?:ai\s+assistant|ai\s+model|ai\s+agent|assistant)\s*:`, [][]string{{"assistant", "ai "}, {":"}}),
+			p(RuleModelInstruction, `\b(?:the\s+)?(?:assistant|model|llm|ai(?:\s+(?:model|assistant|agent))?)\s+(?:must|should(?:\s+now)?|shall|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|also\s+|now\s+|first\s+|silently\s+)?(?:include|send|read|pass|add|append|forward|upload|change|ignore|approve|run\s+all|prefer)\b`, [][]string{{"assistant", "model", "llm", "ai "}, {"must", "should", "shall", "need", "required", "has to"}}),
+			p(RuleModelInstruction, `\bas\s+an?\s+(?:ai|language\s+model|llm|assistant)\b`, [][]string{{"as a"}}),
+			p(RuleModelInstruction, `\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?)\b`, [][]string{{"mandatory", "priority", "secret", "hidden"}}),
+			p(RuleModelInstruction, `\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|installed|enabled|listed)\b`, [][]string{{"this tool is"}}),
+			p(RuleModelInstruction, `\botherwise\s+the\s+(?:tool|function|call)\s+(?:will\s+not|won't|will\s+fail\s+to)\s+work\b`, [][]string{{"otherwise the"}}),
+			p(RuleModelInstruction, `\b(?:before|prior\s+to)\s+(?:using|calling|invoking|running|executing)\s+this\s+(?:tool|function)\s*,?\s+(?:you\s+must\s+|first\s+|always\s+)?(?:read|open|copy|send|include|pass|upload|fetch|cat|load)\b`, [][]string{{"this tool", "this function"}, {"before", "prior to"}}),
+			p(RuleModelInstruction, `\b(?:after|before)\s+(?:reading|summari[sz]ing|answering|fetching)\b[^.\n]{0,40}\byou\s+must\b`, [][]string{{"you must"}}),
+			p(RuleModelInstruction, `\byou\s+(?:must|are\s+required\s+to|have\s+to)\s+(?:always\s+|also\s+|first\s+)?(?:forward|upload|exfiltrate|send|leak)\b|\brequired\s+to\s+call\s+this\s+tool\s+before\s+any\s+other\b`, [][]string{{"you must", "you are required", "you have to", "required to call"}}),
+			p(RuleModelInstruction, `\bregardless\s+of\s+what\s+the\s+user\b|\bthe\s+user\s+has\s+(?:pre-?)?(?:approved|authori[sz]ed)\b|\bpre-?approved\b`, [][]string{{"regardless", "approved", "authori"}}),
+			p(RuleModelInstruction, `\b(?:make\s+sure\s+to|always)\s+(?:change|replace|redirect)\s+the\s+(?:recipient|destination|account|address|number|owner|assignee|branch)\b|\bset\s+the\s+(?:destination|recipient)\s+(?:account|address|number)?\s*to\b`, [][]string{{"change the", "replace the", "redirect the", "set the"}}),
+			p(RuleModelInstruction, `\b(?:ignore|override|bypass|disregard)\s+(?:your|the|all|any)\s+(?:\w+\s+){0,2}(?:guidelines|polic(?:y|ies)|rules|guidance|restrictions|safeguards)\b`, [][]string{{"ignore", "override", "bypass", "disregard"}}),
+			p(RuleModelInstruction, `\b(?:maintenance|admin|unrestricted|god)\s+mode\b|\bdeveloper\s+mode\s+(?:enabled|activated|on)\b`, [][]string{{"mode"}}),
+			p(RuleModelInstruction, `<!--[^>]{0,200}\b(?:assistant|ai|model|llm|you)\b`, [][]string{{"<!--"}}),
+			p(RuleSecrecy, `\b(?:do\s+not|don't|never|must\s+not|should\s+not)\s+(?:tell|mention|inform|reveal|show|disclose|notify|alert|let)\b[^.\n]{0,40}\b(?:user|anyone|them|human)\b`, [][]string{{"not", "don't", "never"}, {"user", "anyone", "them", "human"}}),
+			p(RuleSecrecy, `\bdo\s+not\s+mention\b|\bdon't\s+mention\b`, [][]string{{"mention"}}),
+			p(RuleSecrecy, `\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+(?:the\s+)?(?:user|anyone|them)\b|\bwithout\s+asking\b`, [][]string{{"without"}}),
+			p(RuleSecrecy, `\b(?:hide|conceal|keep)\s+(?:this|it|these)\b[^.\n]{0,30}\b(?:from\s+(?:the\s+)?user|secret|hidden)\b`, [][]string{{"hide", "conceal", "keep"}}),
+			p(RuleSecrecy, `\bsilently\s+(?:add|send|include|call|forward|copy|upload|change|set|append|record)\b|\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b`, [][]string{{"silently", "must not", "should not"}}),
+			p(RuleSensitiveData, `\b(?:read|open|cat|copy|include|pass|send|upload|attach|contents?\s+of|load)\b[^.\n]{0,40}?(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b)[^\s'"\x60)]*`, [][]string{{"~/.", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/", "mcp.json", ".pgpass", ".netrc"}}),
+			p(RuleSensitiveData, `\b(?:contents?\s+of|read|open|cat)\s+(?:the\s+)?(?:\.env|env)\s+file\b|\.env\s+file\b|\baws\s+credentials\b|\bprivate\s+(?:ssh\s+)?keys?\b|\bkubectl\s+get\s+secrets\b`, [][]string{{"env file", "aws credentials", "private", "get secrets"}}),
+			p(RuleSensitiveData, `\bsystem\s+prompt\b|\b(?:chat|conversation|message)\s+history\b|\b(?:entire|full|whole|complete)\s+(?:chat|conversation)\b|\blast\s+(?:\w+\s+)?(?:user\s+)?messages\s+verbatim\b`, [][]string{{"prompt", "history", "chat", "conversation", "verbatim"}}),
+			p(RuleSensitiveData, `\b(?:send|pass|include|forward|upload|append|add|copy|collect|record)\b[^.\n]{0,40}?\b(?:the\s+)?user'?s\s+(?:api\s+keys?|passwords?|credentials|tokens?|location(?:\s+history)?|phone\s+contacts|contacts|emails|private\s+\w+\s+keys?)\b`, [][]string{{"user"}, {"send", "pass", "include", "forward", "upload", "append", "add", "copy", "collect", "record"}}),
+			p(RuleExfiltration, `\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|exfiltrate|report|beacon|(?:get|post)\s+request)\b[^.\n]{0,80}?\b(?:to|at)\s+(?:https?://|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[\w.+-]+@[\w-]+\.[a-z])`, [][]string{{"send", "post", "upload", "forward", "transmit", "exfiltrate", "report", "beacon", "request"}, {"to ", "at "}}),
+			p(RuleExfiltration, `\bhttps?://[^\s"'<>)]*\?[^\s"')]*=(?:\{[^}\n]{1,80}\}|<[^>\n]{1,80}>|\$\{?\w+)`, [][]string{{"http"}, {"?"}}),
+			p(RuleExfiltration, `\b(?:webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app)|requestbin|pipedream\.net|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site)|canarytokens)\b|\bhttps?://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`, [][]string{{"webhook.site", "ngrok", "requestbin", "pipedream.net", "burpcollaborator", "interact.sh", "oast.", "canarytokens", "http"}}),
+			p(RuleExfiltration, `\b(?:bcc|cc)\s+(?:a\s+copy\s+)?(?:of\s+)?[^.\n]{0,40}?\bto\s+[\w.+-]+@[\w-]+\.[a-z]|\b(?:send|forward)\s+a\s+copy\b`, [][]string{{"cc", "send a copy", "forward a copy"}}),
+			p(RuleToolReference, `\bmcp_tool_[a-z0-9_]+\b|\(mcp_[a-z0-9]+\)`, [][]string{{"mcp_"}}),
+			p(RuleToolReference, `\b(?:never|don't|do\s+not)\s+use\s+(?:the\s+)?(?:other|any\s+other|\w+_\w+)\b|\bprefer\s+this\s+tool\s+over\s+(?:any|all|every)\s+other\b|\bthis\s+tool\s+replaces\s+the\b`, [][]string{{"never use", "don't use", "not use", "prefer this tool", "this tool replaces the"}}),
+			p(RuleToolReference, `\bwhen\s+the\s+\w+\s+server'?s\b`, [][]string{{"when the"}, {"server"}}),
 		}}
 }
 
@@ -126,12 +179,20 @@ func (n *Neutralizer) shadows(s string, i, j int) bool {
 // that names one is shadowing it. Findings are sorted by position and do
 // not overlap.
 func (n *Neutralizer) Inspect(s string, others map[string]bool) []Finding {
+	return n.inspect(s, others, true)
+}
+
+func (n *Neutralizer) inspect(s string, others map[string]bool, filter bool) []Finding {
 	var out []Finding
 	add := func(rule Rule, start, end int) { out = append(out, finding(s, rule, start, end)) }
 	for _, sp := range n.find(s, nil) {
 		add(RuleInjection, sp.start, sp.end)
 	}
+	folded := foldNeedles(s)
 	for _, rp := range n.def.phrases {
+		if filter && !rp.passes(folded) {
+			continue
+		}
 		for _, loc := range rp.re.FindAllStringIndex(s, -1) {
 			add(rp.rule, loc[0], loc[1])
 		}
