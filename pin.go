@@ -2,10 +2,12 @@ package mcpfleet
 
 import (
 	"encoding/json"
+	"hash/fnv"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -64,12 +66,59 @@ type PinFinding struct {
 	Span  string `json:"span"`
 }
 
-// pinner checks tool lists against the lock. It is immutable.
+// pinner checks tool lists against the lock. Its settings are
+// immutable; seen caches inspections.
 type pinner struct {
 	mode   string
 	lock   *config.Lock
 	allow  map[string]map[string]string // kind -> tool -> allowed sha256
 	detect *neutralize.Neutralizer
+	// seen caches the findings of each definition by hash and the
+	// fingerprint of the other kinds' tool names, on which the shadowing
+	// rule depends: identical servers of a kind, and every relist of an
+	// unchanged tool, skip the scan.
+	seen *inspections
+}
+
+type inspectKey struct {
+	sha    string
+	others uint64
+}
+
+type inspections struct {
+	mu sync.Mutex
+	m  map[inspectKey][]PinFinding
+}
+
+// maxInspections bounds the cache; it is cleared when full, as a server
+// that keeps changing its definitions would otherwise grow it forever.
+const maxInspections = 1 << 14
+
+func (c *inspections) get(k inspectKey) ([]PinFinding, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.m[k]
+	return f, ok
+}
+
+func (c *inspections) put(k inspectKey, f []PinFinding) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxInspections {
+		c.m = map[inspectKey][]PinFinding{}
+	}
+	c.m[k] = f
+}
+
+// fingerprint hashes a set of names, whatever the map's order.
+func fingerprint(names map[string]bool) uint64 {
+	var sum uint64
+	for n := range names {
+		h := fnv.New64a()
+		h.Write([]byte(n))
+		sum += h.Sum64()
+	}
+	return sum ^ uint64(len(names))
 }
 
 func newPinner(cfg *config.Fleet) *pinner {
@@ -77,7 +126,7 @@ func newPinner(cfg *config.Fleet) *pinner {
 	if mode == config.PinningOff {
 		return nil
 	}
-	p := &pinner{mode: mode, lock: cfg.Lock, allow: map[string]map[string]string{}, detect: neutralize.New()}
+	p := &pinner{mode: mode, lock: cfg.Lock, allow: map[string]map[string]string{}, detect: neutralize.New(), seen: &inspections{}}
 	for kind, ks := range cfg.KindSettings {
 		if len(ks.AllowFlagged) > 0 {
 			p.allow[kind] = ks.AllowFlagged
@@ -97,6 +146,7 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 		locked = p.lock.Kinds[kind].Tools
 	}
 	var out map[string]*PinIssue
+	fp := fingerprint(others)
 	for _, t := range tools {
 		canon := pinning.Canonical(t)
 		is := &PinIssue{Server: server, Kind: kind, Tool: t.Name, SHA256: pinning.HashJSONBytes(canon)}
@@ -116,7 +166,13 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 			is.Locked = lt.SHA256
 		}
 		if p.allow[kind][t.Name] != is.SHA256 {
-			is.Findings = p.inspect(t, others)
+			k := inspectKey{is.SHA256, fp}
+			f, ok := p.seen.get(k)
+			if !ok {
+				f = p.inspect(t, others)
+				p.seen.put(k, f)
+			}
+			is.Findings = slices.Clone(f)
 			if len(is.Findings) > 0 {
 				is.Problems = append(is.Problems, PinPoisoned)
 			}
@@ -171,9 +227,13 @@ func schemaBytes[T any](raw json.RawMessage, typed T) json.RawMessage {
 // otherKindsTools returns the tool names of every kind but kind, from the
 // lock and the current snapshot, minus kind's own names.
 func (m *Mux) otherKindsTools(kind string, own []mcp.Tool) map[string]bool {
+	return m.otherKindsToolsOf(m.pin.lock, kind, own)
+}
+
+func (m *Mux) otherKindsToolsOf(lock *config.Lock, kind string, own []mcp.Tool) map[string]bool {
 	out := map[string]bool{}
-	if m.pin.lock != nil {
-		for k, lk := range m.pin.lock.Kinds {
+	if lock != nil {
+		for k, lk := range lock.Kinds {
 			if k == kind {
 				continue
 			}

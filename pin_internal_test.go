@@ -65,7 +65,9 @@ func realFleet(b *testing.B) *config.Fleet {
 // twelve real servers: one pass of every server's list through
 // setToolsLocked (what each tools/list at connect, list_changed or a
 // changed probe runs), with pinning off and under enforce with a lock of
-// the same definitions. tools_list is the tools/list round trip to all
+// the same definitions: enforce_cold scans every definition, as at
+// startup (identical servers of a kind share one scan); enforce is a
+// relist, whose unchanged definitions are found in the scan cache. tools_list is the tools/list round trip to all
 // twelve, for scale. Calls are untouched: the check runs at list time.
 func BenchmarkPinList(b *testing.B) {
 	cfg := realFleet(b)
@@ -89,11 +91,18 @@ func BenchmarkPinList(b *testing.B) {
 			sc.mu.Unlock()
 		}
 	}
-	for _, mode := range []string{config.PinningOff, config.PinningEnforce} {
+	for _, mode := range []string{config.PinningOff, config.PinningEnforce, "enforce_cold"} {
 		b.Run(mode, func(b *testing.B) {
+			cold := mode == "enforce_cold"
+			if cold {
+				mode = config.PinningEnforce
+			}
 			m.pin = newPinner(&config.Fleet{Pinning: mode, Lock: lock})
 			b.ReportAllocs()
 			for b.Loop() {
+				if cold { // every definition scanned once more, as at startup
+					m.pin.seen = &inspections{}
+				}
 				relist()
 			}
 			b.ReportMetric(float64(tools), "tools")

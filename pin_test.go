@@ -237,9 +237,12 @@ func TestPinningRugPullAcrossRestart(t *testing.T) {
 			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
+			// The reconnect counts once its tools are in place; the
+			// snapshot every view reads follows at once.
 			waitFor(t, 10*time.Second, "the reconnect", func() bool {
 				st := mx.Status()
-				return st[0].State == mcpfleet.StateUp && st[0].Reconnects > 0
+				_, listed := mx.Tool("dyn", "lookup_record")
+				return st[0].State == mcpfleet.StateUp && st[0].Reconnects > 0 && (mode == config.PinningWarn || !listed)
 			})
 			_, listed := mx.Tool("dyn", "lookup_record")
 			issues := mx.PinIssues()
