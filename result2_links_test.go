@@ -43,8 +43,8 @@ func linkServer(strs []string) *server.MCPServer {
 // for every string of the injection corpus; benign strings and the URI
 // come out unchanged; every defusal is counted.
 func TestNeutralizeResourceLinks(t *testing.T) {
-	injections := readNeutralizeCorpus(t, "injections.txt")
-	benign := readNeutralizeCorpus(t, "benign.txt")
+	injections := testfleet.NeutralizeCorpus(t, "injections.txt")
+	benign := testfleet.NeutralizeCorpus(t, "benign.txt")
 	all := append(append([]string(nil), injections...), benign...)
 	rec := &recorder{}
 	mx := newMux(t, &config.Fleet{}, mcpfleet.WithMetrics(rec), mcpfleet.WithInProcess("l-1", "links", linkServer(all)))
