@@ -150,3 +150,9 @@ func renderMatches(g offload.Grep) string {
 	}
 	return b.String()
 }
+
+// renderDroppedImage replaces an image part whose MIME type is not an
+// image type. mime has been defused; it is quoted and cut short.
+func renderDroppedImage(mime string) string {
+	return fmt.Sprintf("[mcpfleet dropped an image part: its mimeType %q is not an image type]", brief(mime))
+}
