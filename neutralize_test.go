@@ -646,3 +646,75 @@ func TestNeutralizeImageMIME(t *testing.T) {
 		})
 	}
 }
+
+// TestNeutralizeOffloadedCorpus replays the injection corpus (plain and
+// JSON-shaped) inside the structuredContent and an embedded text resource
+// of a result large enough to be offloaded, over HTTP (where mcp-go keeps
+// the server's raw structuredContent bytes), and reads every stored line
+// back through readResult: every span the neutralizer would defuse is
+// defused, none reaches the model raw, and nothing structured is returned
+// beside the preview.
+func TestNeutralizeOffloadedCorpus(t *testing.T) {
+	corpus := append(testfleet.NeutralizeCorpus(t, "injections.txt"), testfleet.NeutralizeCorpus(t, "injections_json.txt")...)
+	s := server.NewMCPServer("big", "1", server.WithToolCapabilities(false))
+	s.AddTool(mcp.Tool{Name: "dump", RawInputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res := &mcp.CallToolResult{Content: []mcp.Content{
+				mcp.NewTextContent(testfleet.BigText(20_000)),
+				mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "mem://dump", MIMEType: "text/plain", Text: strings.Join(corpus, "\n")}),
+			}}
+			res.StructuredContent = map[string]any{"injections": corpus, "nested": map[string]any{"first": corpus[0], "last": corpus[len(corpus)-1]}}
+			return res, nil
+		})
+	cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{"big": {OffloadTokens: 500}},
+		Servers: []config.Server{{Name: "b-1", Kind: "big", Transport: "http", URL: testfleet.ServeHTTP(t, s)}}}
+	mx := newMux(t, cfg)
+	res, err := call(t, mx, "b-1", "dump", `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Offload == nil || res.StructuredContent != nil || wireStructured(t, res) != nil || len(res.Content) != 1 {
+		t.Fatalf("want the preview alone: offload %+v, structured %v, %d parts", res.Offload, res.StructuredContent != nil, len(res.Content))
+	}
+	n := neutralize.New()
+	check := func(where, text string) int {
+		// Scanning defused text again finds each span where its marker
+		// opens or just inside it; a span found anywhere else is raw.
+		markers := 0
+		for _, f := range n.Inspect(text, nil) {
+			if f.Rule != neutralize.RuleInjection {
+				continue
+			}
+			if !strings.HasPrefix(text[f.Start:], "[defused: ") && !strings.HasSuffix(text[:f.Start], "[defused: ") {
+				t.Errorf("%s: raw span %q at %d: %q", where, f.Span, f.Start, text[max(0, f.Start-40):min(len(text), f.End+40)])
+			}
+		}
+		markers += strings.Count(text, "[defused: ")
+		return markers
+	}
+	check("preview", unenvelopeTail(t, res.Content[0].(mcp.TextContent).Text))
+	markers := 0
+	for off := 0; off < res.Offload.Lines; off += 200 {
+		page, err := mx.ReadResult(t.Context(), res.Offload.Handle, off, 200)
+		if err != nil {
+			t.Fatal(err)
+		}
+		markers += check(fmt.Sprintf("readResult at line %d", off), unenvelopeTail(t, page))
+	}
+	// Each corpus string is stored three times (resource, array, and the
+	// first and last once more), and each holds at least one span.
+	if markers < 2*len(corpus) {
+		t.Errorf("%d defused spans over the stored text, want at least %d: the corpus was not stored", markers, 2*len(corpus))
+	}
+}
+
+// unenvelopeTail returns the text inside the tool_output envelope that
+// ends s, after any header mcpfleet writes before it.
+func unenvelopeTail(t *testing.T, s string) string {
+	t.Helper()
+	i := strings.LastIndex(s, "<tool_output ")
+	if i < 0 {
+		t.Fatalf("no envelope in %.200q", s)
+	}
+	return unenvelope(t, s[i:])
+}
