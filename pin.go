@@ -1,8 +1,9 @@
 package mcpfleet
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
-	"hash/fnv"
 	"maps"
 	"slices"
 	"sort"
@@ -78,6 +79,46 @@ type pinner struct {
 	// rule depends: identical servers of a kind, and every relist of an
 	// unchanged tool, skip the scan.
 	seen *inspections
+	// hashes caches each definition's pin by a digest of the bytes it
+	// was listed with: a relist of unchanged bytes skips the canonical
+	// JSON rewrite, which costs more than the rest of the check.
+	hashes *hashCache
+}
+
+type hashCache struct {
+	mu sync.Mutex
+	m  map[[sha256.Size]byte]string
+}
+
+// pin returns the hash of t's canonical definition, from the cache when t
+// was listed before with the same bytes.
+func (c *hashCache) pin(t mcp.Tool) string {
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(t.Name), []byte(t.Description), schemaBytes(t.RawInputSchema, t.InputSchema), outputSchemaBytes(t)} {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(part)))
+		h.Write(n[:])
+		h.Write(part)
+	}
+	if b, err := json.Marshal(t.Annotations); err == nil {
+		h.Write(b)
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	c.mu.Lock()
+	sum, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return sum
+	}
+	sum = pinning.Hash(t)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxInspections {
+		c.m = map[[sha256.Size]byte]string{}
+	}
+	c.m[key] = sum
+	c.mu.Unlock()
+	return sum
 }
 
 type inspectKey struct {
@@ -110,13 +151,16 @@ func (c *inspections) put(k inspectKey, f []PinFinding) {
 	c.m[k] = f
 }
 
-// fingerprint hashes a set of names, whatever the map's order.
+// fingerprint hashes a set of names, whatever the map's order: the sum
+// of each name's FNV-1a hash.
 func fingerprint(names map[string]bool) uint64 {
 	var sum uint64
 	for n := range names {
-		h := fnv.New64a()
-		h.Write([]byte(n))
-		sum += h.Sum64()
+		h := uint64(14695981039346656037)
+		for i := 0; i < len(n); i++ {
+			h = (h ^ uint64(n[i])) * 1099511628211
+		}
+		sum += h
 	}
 	return sum ^ uint64(len(names))
 }
@@ -126,7 +170,7 @@ func newPinner(cfg *config.Fleet) *pinner {
 	if mode == config.PinningOff {
 		return nil
 	}
-	p := &pinner{mode: mode, lock: cfg.Lock, allow: map[string]map[string]string{}, detect: neutralize.New(), seen: &inspections{}}
+	p := &pinner{mode: mode, lock: cfg.Lock, allow: map[string]map[string]string{}, detect: neutralize.New(), seen: &inspections{}, hashes: &hashCache{}}
 	for kind, ks := range cfg.KindSettings {
 		if len(ks.AllowFlagged) > 0 {
 			p.allow[kind] = ks.AllowFlagged
@@ -148,8 +192,7 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 	var out map[string]*PinIssue
 	fp := fingerprint(others)
 	for _, t := range tools {
-		canon := pinning.Canonical(t)
-		is := &PinIssue{Server: server, Kind: kind, Tool: t.Name, SHA256: pinning.HashJSONBytes(canon)}
+		is := &PinIssue{Server: server, Kind: kind, Tool: t.Name, SHA256: p.hashes.pin(t)}
 		lt, ok := locked[t.Name]
 		switch {
 		case !ok && (p.lock != nil || p.mode == config.PinningEnforce):
@@ -159,7 +202,7 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 		case ok && lt.SHA256 != is.SHA256:
 			is.Problems = append(is.Problems, PinChanged)
 			is.Locked = lt.SHA256
-			for _, c := range pinning.Diff(lt.Definition, canon) {
+			for _, c := range pinning.Diff(lt.Definition, pinning.Canonical(t)) {
 				is.Changes = append(is.Changes, PinChange(c))
 			}
 		case ok:
@@ -206,7 +249,7 @@ func (p *pinner) inspect(t mcp.Tool, others map[string]bool) []PinFinding {
 	for _, s := range []struct {
 		field string
 		raw   json.RawMessage
-	}{{"inputSchema", schemaBytes(t.RawInputSchema, t.InputSchema)}, {"outputSchema", schemaBytes(t.RawOutputSchema, t.OutputSchema)}} {
+	}{{"inputSchema", schemaBytes(t.RawInputSchema, t.InputSchema)}, {"outputSchema", outputSchemaBytes(t)}} {
 		var v any
 		if len(s.raw) == 0 || json.Unmarshal(s.raw, &v) != nil {
 			continue
@@ -214,6 +257,15 @@ func (p *pinner) inspect(t mcp.Tool, others map[string]bool) []PinFinding {
 		neutralize.SchemaTexts(v, func(path, text string) { scan(s.field+path, text) })
 	}
 	return out
+}
+
+// outputSchemaBytes is t's output schema as JSON, nil when it has none
+// (a typed schema without a type is none, as in pinning.Canonical).
+func outputSchemaBytes(t mcp.Tool) json.RawMessage {
+	if len(t.RawOutputSchema) == 0 && t.OutputSchema.Type == "" {
+		return nil
+	}
+	return schemaBytes(t.RawOutputSchema, t.OutputSchema)
 }
 
 func schemaBytes[T any](raw json.RawMessage, typed T) json.RawMessage {
