@@ -217,18 +217,20 @@
 // idempotentHint is ever cached, whatever the file says; the multiplexer
 // warns at start, naming each configured tool it will not cache.
 //
-//		cache:
-//		  kinds:
-//		    kubernetes: {ttl: 30s, tools: [pods_list, pods_log]}
-//		    gitlab: {ttl: 2m}   # every tool of the kind that has both hints
+//	cache:
+//	  kinds:
+//	    kubernetes: {ttl: 30s, tools: [pods_list, pods_log]}
+//	    gitlab: {ttl: 2m}   # every tool of the kind that has both hints
 //
-//	  - kinds (map of kind to settings): the kinds cached; each key must be
-//	    the kind of some server.
-//	  - kinds.<kind>.ttl (duration, required, > 0): how long a result stays
-//	    cached. A stale answer is the price; pick it per kind from how fast
-//	    its data changes.
-//	  - kinds.<kind>.tools (list of tool names): only these tools; absent
-//	    means every tool of the kind that has both hints.
+// Its keys:
+//
+//   - kinds (map of kind to settings): the kinds cached; each key must be
+//     the kind of some server.
+//   - kinds.<kind>.ttl (duration, required, > 0): how long a result stays
+//     cached. A stale answer is the price; pick it per kind from how fast
+//     its data changes.
+//   - kinds.<kind>.tools (list of tool names): only these tools; absent
+//     means every tool of the kind that has both hints.
 //
 // # Rate limit keys
 //
@@ -236,19 +238,21 @@
 // callers share one count) and refuses those over the limit with a tool
 // result that says when to retry.
 //
-//		rate_limits:
-//		  on_store_error: open
-//		  kinds:
-//		    kubernetes: {calls_per_minute: 60, per: server}
+//	rate_limits:
+//	  on_store_error: open
+//	  kinds:
+//	    kubernetes: {calls_per_minute: 60, per: server}
 //
-//	  - on_store_error (string, default "open"): what a limit does when its
-//	    shared store (Redis) cannot be reached: "open" lets calls through,
-//	    "closed" refuses them.
-//	  - kinds.<kind>.calls_per_minute (integer, required, > 0): calls one
-//	    caller may make per minute; a whole minute's calls may be spent at
-//	    once.
-//	  - kinds.<kind>.per (string, default "server"): "server" counts each
-//	    server of the kind apart, "kind" counts them together.
+// Its keys:
+//
+//   - on_store_error (string, default "open"): what a limit does when its
+//     shared store (Redis) cannot be reached: "open" lets calls through,
+//     "closed" refuses them.
+//   - kinds.<kind>.calls_per_minute (integer, required, > 0): calls one
+//     caller may make per minute; a whole minute's calls may be spent at
+//     once.
+//   - kinds.<kind>.per (string, default "server"): "server" counts each
+//     server of the kind apart, "kind" counts them together.
 //
 // # Merging kind and server settings
 //
