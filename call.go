@@ -56,6 +56,10 @@ type Result struct {
 	// offload_tokens and was stored: Content then holds a preview and the
 	// handle, and ReadResult / GrepResult read the rest.
 	Offload *Offload
+	// Cache is how the response cache answered the call, "" when the
+	// cache does not cover it. A hit or shared answer is also marked in
+	// _meta under CacheMetaKey.
+	Cache CacheResult
 }
 
 // Text joins the result's text content, one block per line.

@@ -1,0 +1,218 @@
+package mcpfleet_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/testfleet"
+)
+
+// cachedFleet is one in-process server "s1" of kind "test", cached for a
+// minute, and the count of calls that reached it.
+func cachedFleet(t *testing.T, kc config.KindCache, opts ...mcpfleet.Option) (*mcpfleet.Mux, *atomic.Int64) {
+	t.Helper()
+	calls := new(atomic.Int64)
+	cfg := &config.Fleet{Cache: config.Cache{Kinds: map[string]config.KindCache{"test": kc}}}
+	srv := testfleet.NewServer("s1", testfleet.Options{Calls: calls, Tools: []mcp.Tool{
+		// mcp.NewTool's defaults: not read-only, destructive.
+		mcp.NewTool("restart", mcp.WithString("name")),
+		mcp.NewTool("lookup", mcp.WithString("name"), mcp.WithReadOnlyHintAnnotation(true), mcp.WithIdempotentHintAnnotation(false)),
+	}})
+	return newMux(t, cfg, append(opts, mcpfleet.WithInProcess("s1", "test", srv))...), calls
+}
+
+func cacheMark(res *mcpfleet.Result) any {
+	if res.Meta == nil {
+		return nil
+	}
+	return res.Meta.AdditionalFields[mcpfleet.CacheMetaKey]
+}
+
+func TestCacheHitAndMiss(t *testing.T) {
+	mx, calls := cachedFleet(t, config.KindCache{TTL: time.Minute})
+	ctx := t.Context()
+	do := func(ctx context.Context, tool, args string) *mcpfleet.Result {
+		t.Helper()
+		res, err := mx.CallTool(ctx, "s1", tool, json.RawMessage(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := do(ctx, "echo", `{"text":"a","count":2}`)
+	if first.Cache != mcpfleet.CacheMiss || cacheMark(first) != nil || calls.Load() != 1 {
+		t.Fatalf("first call: cache %q, _meta mark %v, %d server calls; want miss, none, 1", first.Cache, cacheMark(first), calls.Load())
+	}
+	// The same arguments in another order and spacing are the same call.
+	second := do(ctx, "echo", ` { "count": 2, "text": "a" } `)
+	if second.Cache != mcpfleet.CacheHit || cacheMark(second) != "hit" || calls.Load() != 1 {
+		t.Fatalf("second call: cache %q, _meta mark %v, %d server calls; want hit, \"hit\", 1", second.Cache, cacheMark(second), calls.Load())
+	}
+	if plain(second) != plain(first) || plain(second) != "s1: aa" {
+		t.Errorf("hit text %q, want the miss's %q", plain(second), plain(first))
+	}
+	if second.StructuredContent == nil {
+		t.Error("the hit lost the structuredContent")
+	}
+
+	for _, tc := range []struct {
+		name, tool, args string
+		ctx              context.Context
+		want             mcpfleet.CacheResult
+	}{
+		{"other arguments", "echo", `{"text":"b"}`, ctx, mcpfleet.CacheMiss},
+		{"other caller", "echo", `{"text":"a","count":2}`, mcpfleet.WithCaller(ctx, "bob"), mcpfleet.CacheMiss},
+		{"that caller again", "echo", `{"text":"a","count":2}`, mcpfleet.WithCaller(ctx, "bob"), mcpfleet.CacheHit},
+		// A tool error is about this attempt: never kept.
+		{"tool error", "fail", `{}`, ctx, mcpfleet.CacheMiss},
+		{"tool error again", "fail", `{}`, ctx, mcpfleet.CacheMiss},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := calls.Load()
+			res := do(tc.ctx, tc.tool, tc.args)
+			reached := calls.Load() - before
+			if res.Cache != tc.want || (tc.want == mcpfleet.CacheHit) == (reached == 1) {
+				t.Errorf("cache %q with %d server calls, want %q", res.Cache, reached, tc.want)
+			}
+		})
+	}
+}
+
+// lockedBuffer collects log output written from several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestCacheNeedsBothHints: a tool without readOnlyHint and idempotentHint
+// is never cached, even when the file names it, and New says so.
+func TestCacheNeedsBothHints(t *testing.T) {
+	var logs lockedBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	mx, calls := cachedFleet(t, config.KindCache{TTL: time.Minute, Tools: []string{"echo", "restart", "lookup", "echoo"}},
+		mcpfleet.WithLogger(log))
+	for _, want := range []string{
+		`tools="lookup, restart"`,          // named, but without both hints
+		`kind test has no tool \"echoo\"`, // unknown, with the nearest name
+		`did you mean \"echo\"?`,
+		"config=cache.kinds.test",
+	} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the load warnings lack %s:\n%s", want, logs.String())
+		}
+	}
+	for _, tool := range []string{"restart", "lookup"} {
+		for range 2 {
+			res, err := call(t, mx, "s1", tool, `{"name":"x"}`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Cache != "" || cacheMark(res) != nil {
+				t.Errorf("%s: cache %q, mark %v; want the cache not to cover it", tool, res.Cache, cacheMark(res))
+			}
+		}
+	}
+	if calls.Load() != 4 {
+		t.Errorf("%d server calls for 4 calls to uncached tools, want 4", calls.Load())
+	}
+	// A tool not in the list is not cached either, though it has both hints.
+	for range 2 {
+		if res, err := call(t, mx, "s1", "pods_log", `{"name":"x"}`); err != nil || res.Cache != "" {
+			t.Fatalf("pods_log: cache %q, err %v; want not covered", res.Cache, err)
+		}
+	}
+}
+
+func TestCacheKindWideWarnsUnhinted(t *testing.T) {
+	var logs lockedBuffer
+	cachedFleet(t, config.KindCache{TTL: time.Minute}, mcpfleet.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	if !strings.Contains(logs.String(), `tools="lookup, restart"`) {
+		t.Errorf("a kind-wide cache does not name the tools it skips:\n%s", logs.String())
+	}
+}
+
+// TestCacheCollapsesConcurrentCalls: 32 identical calls at once reach the
+// server once; every caller gets the answer.
+func TestCacheCollapsesConcurrentCalls(t *testing.T) {
+	mx, calls := cachedFleet(t, config.KindCache{TTL: time.Minute})
+	const n = 32
+	results := make([]*mcpfleet.Result, n)
+	errs := make([]error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			results[i], errs[i] = mx.CallTool(t.Context(), "s1", "slow", json.RawMessage(`{"ms":300}`))
+		})
+	}
+	close(start)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if got := calls.Load(); got != 1 {
+		t.Errorf("%d identical concurrent calls reached the server %d times, want 1", n, got)
+	}
+	count := map[mcpfleet.CacheResult]int{}
+	for _, r := range results {
+		count[r.Cache]++
+		if plain(r) != "slept" {
+			t.Errorf("a caller got %q, want slept", plain(r))
+		}
+	}
+	if count[mcpfleet.CacheMiss] != 1 || count[mcpfleet.CacheShared]+count[mcpfleet.CacheHit] != n-1 {
+		t.Errorf("answers by kind %v, want one miss and the rest shared or hits", count)
+	}
+}
+
+// TestCacheWaiterTimeout: a caller whose ctx ends stops waiting for the
+// shared call with a timeout, and the others still get the answer.
+func TestCacheWaiterTimeout(t *testing.T) {
+	mx, calls := cachedFleet(t, config.KindCache{TTL: time.Minute})
+	var wg sync.WaitGroup
+	var patient *mcpfleet.Result
+	var patientErr error
+	wg.Go(func() {
+		patient, patientErr = mx.CallTool(t.Context(), "s1", "slow", json.RawMessage(`{"ms":400}`))
+	})
+	time.Sleep(50 * time.Millisecond) // let the patient call lead the flight
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	_, err := mx.CallTool(ctx, "s1", "slow", json.RawMessage(`{"ms":400}`))
+	var up *mcpfleet.UpstreamError
+	if !errors.As(err, &up) || !up.Timeout {
+		t.Errorf("impatient caller: got %v, want a timeout UpstreamError", err)
+	}
+	wg.Wait()
+	if patientErr != nil || plain(patient) != "slept" {
+		t.Errorf("patient caller: %v %q, want slept", patientErr, plain(patient))
+	}
+	if calls.Load() != 1 {
+		t.Errorf("%d server calls, want 1", calls.Load())
+	}
+}
