@@ -116,7 +116,7 @@ func TestCacheNeedsBothHints(t *testing.T) {
 	mx, calls := cachedFleet(t, config.KindCache{TTL: time.Minute, Tools: []string{"echo", "restart", "lookup", "echoo"}},
 		mcpfleet.WithLogger(log))
 	for _, want := range []string{
-		`tools="lookup, restart"`,          // named, but without both hints
+		`tools="lookup, restart"`,         // named, but without both hints
 		`kind test has no tool \"echoo\"`, // unknown, with the nearest name
 		`did you mean \"echo\"?`,
 		"config=cache.kinds.test",
