@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,10 +14,13 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
+	"github.com/mcpfleet/mcpfleet/internal/testservice"
+	"github.com/mcpfleet/mcpfleet/stores/rediscache"
 )
 
 // cachedFleet is one in-process server "s1" of kind "test", cached for a
@@ -214,5 +218,69 @@ func TestCacheWaiterTimeout(t *testing.T) {
 	}
 	if calls.Load() != 1 {
 		t.Errorf("%d server calls, want 1", calls.Load())
+	}
+}
+
+// BenchmarkResponseCache compares a call to a stdio server that the cache
+// does not cover with the same call answered from the cache, in memory
+// and in Redis, and with misses (new arguments every call), which pay for
+// the key, the encoding and the store on top of the call.
+func BenchmarkResponseCache(b *testing.B) {
+	bin := testfleet.StdioBinary(b)
+	redisAddr := testservice.Redis(b)
+	fleet := func(cached bool) *config.Fleet {
+		cfg := &config.Fleet{Servers: []config.Server{{Name: "stdio-1", Kind: "test", Transport: "stdio", Command: bin, Args: []string{"--name", "stdio-1"}}}}
+		if cached {
+			cfg.Cache = config.Cache{Kinds: map[string]config.KindCache{"test": {TTL: time.Hour}}}
+		}
+		return cfg
+	}
+	redisCache := func() mcpfleet.Option {
+		rdb := redis.NewClient(&redis.Options{Addr: redisAddr})
+		b.Cleanup(func() { rdb.Close() })
+		return mcpfleet.WithResponseCache(rediscache.New(rdb, "bench:"))
+	}
+	for _, v := range []struct {
+		name   string
+		cached bool
+		redis  bool
+		miss   bool
+	}{
+		{"stdio-uncached", false, false, false},
+		{"memory-hit", true, false, false},
+		{"redis-hit", true, true, false},
+		{"memory-miss", true, false, true},
+		{"redis-miss", true, true, true},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			opts := []mcpfleet.Option{mcpfleet.WithHealthInterval(-1)}
+			if v.redis {
+				opts = append(opts, redisCache())
+			}
+			mx, err := mcpfleet.New(b.Context(), fleet(v.cached), opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer mx.Close()
+			args := json.RawMessage(`{"text":"hello"}`)
+			if _, err := mx.CallTool(b.Context(), "stdio-1", "echo", args); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if v.miss {
+					i++
+					args = json.RawMessage(`{"text":"hello` + strconv.Itoa(i) + `-` + b.Name() + `"}`)
+				}
+				res, err := mx.CallTool(b.Context(), "stdio-1", "echo", args)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if v.cached && !v.miss && res.Cache != mcpfleet.CacheHit {
+					b.Fatalf("cache %q, want hit", res.Cache)
+				}
+			}
+		})
 	}
 }
