@@ -1,8 +1,11 @@
 package gateway
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 )
 
 // TestMemoryLimiter: a whole minute's calls at once, then one per
@@ -36,4 +39,14 @@ func TestMemoryLimiter(t *testing.T) {
 	if len(m.tat) != 0 {
 		t.Errorf("sweep kept %d whole budgets", len(m.tat))
 	}
+}
+
+// TestRefusalTexts pins what a model reads when a call is rate limited.
+func TestRefusalTexts(t *testing.T) {
+	got := strings.Join([]string{
+		rateLimited("server k8s-1", 60, 3200*time.Millisecond),
+		rateLimited("kind gitlab", 120, 10*time.Millisecond), // never "retry after 0 s"
+		limitsUnavailable,
+	}, "\n") + "\n"
+	goldenfile.CheckNamed(t, "ratelimit", got)
 }
