@@ -24,12 +24,14 @@ import (
 
 // ResponseCache keeps results for the response cache, which the fleet
 // file's cache section turns on per kind. Keys are opaque ASCII strings
-// of at most 80 bytes; values are JSON-encoded tool results.
-// Implementations must be safe for concurrent use. An error from either
-// method never fails a call: the Mux bypasses the cache for a second and
-// sends calls to their servers meanwhile. stores/rediscache implements it
-// on Redis, so that replicas share hits; the default keeps 64 MiB in
-// memory.
+// of at most 80 bytes; values are opaque bytes (the result's expiry, then
+// its JSON). Implementations must be safe for concurrent use. An error
+// from either method never fails a call: the Mux bypasses the cache for a
+// second and sends calls to their servers meanwhile. stores/rediscache
+// implements it on Redis, so that replicas share hits; the default keeps
+// 64 MiB in memory. A store given with WithResponseCache gets a 64 MiB
+// in-memory tier in front of it, so that repeated hits in one process
+// cost no round trip; each entry there expires when the store's does.
 type ResponseCache interface {
 	// Get returns the value under key, or ok=false when there is none or
 	// it expired.
@@ -85,6 +87,7 @@ func WithCacheScope(fn func(ctx context.Context) string) Option {
 // the store, and the flights that collapse identical concurrent calls.
 type callCache struct {
 	store  ResponseCache
+	local  *respcache.Memory // in front of a store given by option; nil otherwise
 	kinds  map[string]kindCache
 	scope  func(context.Context) string
 	flight singleflight.Group
@@ -106,6 +109,8 @@ func newCallCache(cfg *config.Fleet, o *options, log *slog.Logger) *callCache {
 	cc := &callCache{store: o.cache, scope: o.cacheScope, log: log, kinds: map[string]kindCache{}}
 	if cc.store == nil {
 		cc.store = respcache.NewMemory(0)
+	} else {
+		cc.local = respcache.NewMemory(0)
 	}
 	if cc.scope == nil {
 		cc.scope = CallerFrom
@@ -169,9 +174,18 @@ func (cc *callCache) failed(op string, err error) {
 	}
 }
 
+// get returns the JSON of the result under key. It reads the in-memory
+// tier, then the store, and copies what the store had into the tier
+// until the store's entry expires. Both are skipped while the store is
+// bypassed.
 func (cc *callCache) get(ctx context.Context, key string) ([]byte, bool) {
 	if cc.bypassed() {
 		return nil, false
+	}
+	if cc.local != nil {
+		if v, ok, _ := cc.local.Get(ctx, key); ok {
+			return unwrapCached(v, time.Now())
+		}
 	}
 	octx, cancel := context.WithTimeout(ctx, cacheOpTimeout)
 	defer cancel()
@@ -182,18 +196,55 @@ func (cc *callCache) get(ctx context.Context, key string) ([]byte, bool) {
 		}
 		return nil, false
 	}
-	return v, ok
+	if !ok {
+		return nil, false
+	}
+	now := time.Now()
+	js, ok := unwrapCached(v, now)
+	if ok && cc.local != nil {
+		_ = cc.local.Set(ctx, key, v, cachedExpiry(v).Sub(now))
+	}
+	return js, ok
 }
 
-func (cc *callCache) set(ctx context.Context, key string, v []byte, ttl time.Duration) {
+// set keeps js under key for ttl, in the tier and the store.
+func (cc *callCache) set(ctx context.Context, key string, js []byte, ttl time.Duration) {
 	if cc.bypassed() {
 		return
+	}
+	v := wrapCached(js, time.Now().Add(ttl))
+	if cc.local != nil {
+		_ = cc.local.Set(ctx, key, v, ttl)
 	}
 	octx, cancel := context.WithTimeout(ctx, cacheOpTimeout)
 	defer cancel()
 	if err := cc.store.Set(octx, key, v, ttl); err != nil {
 		cc.failed("set", err)
 	}
+}
+
+// A stored value is the result's expiry (unix milliseconds, 8 bytes big
+// endian), then its JSON. The expiry travels with the value so that a
+// tier copying it from the store expires it at the same moment, and a
+// store that keeps a value too long cannot serve it stale.
+func wrapCached(js []byte, expires time.Time) []byte {
+	v := make([]byte, 8+len(js))
+	binary.BigEndian.PutUint64(v, uint64(expires.UnixMilli()))
+	copy(v[8:], js)
+	return v
+}
+
+func cachedExpiry(v []byte) time.Time {
+	return time.UnixMilli(int64(binary.BigEndian.Uint64(v[:8])))
+}
+
+// unwrapCached returns the JSON in v, or false when v is malformed or
+// expired at now.
+func unwrapCached(v []byte, now time.Time) ([]byte, bool) {
+	if len(v) < 8 || !now.Before(cachedExpiry(v)) {
+		return nil, false
+	}
+	return v[8:], true
 }
 
 // keepable reports whether a result may answer later calls: a tool error

@@ -92,8 +92,31 @@ func TestSharedBetweenReplicas(t *testing.T) {
 	}
 }
 
+// TestLocalTier: a replica answers its own repeated hits from memory, and
+// another replica finds only what Redis holds.
+func TestLocalTier(t *testing.T) {
+	addr := testservice.Redis(t)
+	calls := new(atomic.Int64)
+	url := testfleet.ServeHTTP(t, testfleet.NewServer("s1", testfleet.Options{Calls: calls}))
+	a, b := replica(t, url, addr), replica(t, url, addr)
+	echo(t, a, "x")
+	if err := client(t, addr).FlushAll(t.Context()).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if res := echo(t, a, "x"); res.Cache != mcpfleet.CacheHit {
+		t.Errorf("replica a after Redis lost the entry: %q, want a hit from its memory tier", res.Cache)
+	}
+	if res := echo(t, b, "x"); res.Cache != mcpfleet.CacheMiss {
+		t.Errorf("replica b after Redis lost the entry: %q, want miss", res.Cache)
+	}
+	if calls.Load() != 2 {
+		t.Errorf("%d server calls, want 2", calls.Load())
+	}
+}
+
 // TestRedisDown: with Redis stopped calls still work, straight to the
-// server; once it is back the cache serves again on its own.
+// server, and the cache is bypassed once a call finds Redis down; once
+// Redis is back the cache serves again on its own.
 func TestRedisDown(t *testing.T) {
 	rs := testservice.StartRedis(t)
 	calls := new(atomic.Int64)
@@ -106,24 +129,31 @@ func TestRedisDown(t *testing.T) {
 
 	rs.Stop()
 	before := calls.Load()
+	// A miss in memory asks Redis, which fails: the cache is bypassed,
+	// memory tier included.
+	echo(t, mx, "y")
 	for range 3 {
 		if res := echo(t, mx, "x"); res.Cache == mcpfleet.CacheHit {
-			t.Fatal("a hit with Redis stopped")
+			t.Fatal("a hit with Redis found down")
 		}
 	}
-	if got := calls.Load() - before; got != 3 {
-		t.Errorf("with Redis down, 3 calls reached the server %d times, want 3 (the cache bypassed)", got)
+	if got := calls.Load() - before; got != 4 {
+		t.Errorf("with Redis down, 4 calls reached the server %d times, want 4 (the cache bypassed)", got)
 	}
 
 	if err := rs.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// The bypass lasts a second; poll rather than guess it.
+	// The bypass lasts a second; poll rather than guess it. A hit on a
+	// fresh replica can only come from Redis.
 	deadline := time.Now().Add(15 * time.Second)
-	for echo(t, mx, "x").Cache != mcpfleet.CacheHit {
+	for echo(t, mx, "z").Cache != mcpfleet.CacheHit {
 		if time.Now().After(deadline) {
 			t.Fatal("the cache did not serve again within 15s of Redis coming back")
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	if res := echo(t, replica(t, url, rs.Addr), "z"); res.Cache != mcpfleet.CacheHit {
+		t.Errorf("another replica after Redis came back: %q, want a hit from Redis", res.Cache)
 	}
 }
