@@ -187,7 +187,7 @@ func (cc *callCache) get(ctx context.Context, key string) ([]byte, bool) {
 			return unwrapCached(v, time.Now())
 		}
 	}
-	octx, cancel := context.WithTimeout(ctx, cacheOpTimeout)
+	octx, cancel := cc.bound(ctx)
 	defer cancel()
 	v, ok, err := cc.store.Get(octx, key)
 	if err != nil {
@@ -216,11 +216,20 @@ func (cc *callCache) set(ctx context.Context, key string, js []byte, ttl time.Du
 	if cc.local != nil {
 		_ = cc.local.Set(ctx, key, v, ttl)
 	}
-	octx, cancel := context.WithTimeout(ctx, cacheOpTimeout)
+	octx, cancel := cc.bound(ctx)
 	defer cancel()
 	if err := cc.store.Set(octx, key, v, ttl); err != nil {
 		cc.failed("set", err)
 	}
+}
+
+// bound limits one operation on a store given by option, which may be
+// remote, to cacheOpTimeout; the built-in memory store never blocks.
+func (cc *callCache) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if cc.local == nil {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, cacheOpTimeout)
 }
 
 // A stored value is the result's expiry (unix milliseconds, 8 bytes big
