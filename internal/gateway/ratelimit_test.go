@@ -141,6 +141,7 @@ func TestRateLimitAcrossReplicas(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	t.Logf("%d calls at %d a minute through two replicas: %d allowed, %d refused", calls, limit, allowed.Load(), refused.Load())
 	if a := allowed.Load(); a < limit || a > limit+1 || a+refused.Load() != calls {
 		t.Errorf("%d calls through two replicas at %d a minute: %d allowed, %d refused; want %d (+1) allowed, the rest refused",
 			calls, limit, a, refused.Load(), limit)

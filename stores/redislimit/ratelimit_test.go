@@ -66,6 +66,7 @@ func TestAllowAtomic(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	t.Logf("%d calls at %d a minute: %d allowed", calls, limit, allowed.Load())
 	if a := allowed.Load(); a < limit || a > limit+1 {
 		t.Errorf("%d calls at %d a minute: %d allowed, want %d (+1)", calls, limit, a, limit)
 	}
