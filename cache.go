@@ -86,8 +86,10 @@ func WithCacheScope(fn func(ctx context.Context) string) Option {
 // callCache is the Mux's response cache: the policy from the fleet file,
 // the store, and the flights that collapse identical concurrent calls.
 type callCache struct {
-	store  ResponseCache
-	local  *respcache.Memory // in front of a store given by option; nil otherwise
+	// mem is the in-process tier: the whole cache by default, else in
+	// front of remote, the store given by WithResponseCache.
+	mem    *respcache.Memory
+	remote ResponseCache
 	kinds  map[string]kindCache
 	scope  func(context.Context) string
 	flight singleflight.Group
@@ -106,12 +108,7 @@ func newCallCache(cfg *config.Fleet, o *options, log *slog.Logger) *callCache {
 	if len(cfg.Cache.Kinds) == 0 {
 		return nil
 	}
-	cc := &callCache{store: o.cache, scope: o.cacheScope, log: log, kinds: map[string]kindCache{}}
-	if cc.store == nil {
-		cc.store = respcache.NewMemory(0)
-	} else {
-		cc.local = respcache.NewMemory(0)
-	}
+	cc := &callCache{mem: respcache.NewMemory(0), remote: o.cache, scope: o.cacheScope, log: log, kinds: map[string]kindCache{}}
 	if cc.scope == nil {
 		cc.scope = CallerFrom
 	}
@@ -174,22 +171,20 @@ func (cc *callCache) failed(op string, err error) {
 	}
 }
 
-// get returns the JSON of the result under key. It reads the in-memory
-// tier, then the store, and copies what the store had into the tier
-// until the store's entry expires. Both are skipped while the store is
-// bypassed.
+// get returns the JSON of the result under key. It reads the in-process
+// tier, then the remote store if there is one, and copies what the store
+// had into the tier until the store's entry expires. Both are skipped
+// while the store is bypassed.
 func (cc *callCache) get(ctx context.Context, key string) ([]byte, bool) {
 	if cc.bypassed() {
 		return nil, false
 	}
-	if cc.local != nil {
-		if v, ok, _ := cc.local.Get(ctx, key); ok {
-			return unwrapCached(v, time.Now())
-		}
+	if js, ok := cc.getMem(ctx, key); ok || cc.remote == nil {
+		return js, ok
 	}
-	octx, cancel := cc.bound(ctx)
+	octx, cancel := context.WithTimeout(ctx, cacheOpTimeout)
 	defer cancel()
-	v, ok, err := cc.store.Get(octx, key)
+	v, ok, err := cc.remote.Get(octx, key)
 	if err != nil {
 		if ctx.Err() == nil { // the caller giving up says nothing of the store
 			cc.failed("get", err)
@@ -201,35 +196,35 @@ func (cc *callCache) get(ctx context.Context, key string) ([]byte, bool) {
 	}
 	now := time.Now()
 	js, ok := unwrapCached(v, now)
-	if ok && cc.local != nil {
-		_ = cc.local.Set(ctx, key, v, cachedExpiry(v).Sub(now))
+	if ok {
+		_ = cc.mem.Set(ctx, key, v, cachedExpiry(v).Sub(now))
 	}
 	return js, ok
 }
 
-// set keeps js under key for ttl, in the tier and the store.
+// getMem reads the in-process tier only.
+func (cc *callCache) getMem(ctx context.Context, key string) ([]byte, bool) {
+	if v, ok, _ := cc.mem.Get(ctx, key); ok {
+		return unwrapCached(v, time.Now())
+	}
+	return nil, false
+}
+
+// set keeps js under key for ttl, in the tier and the remote store.
 func (cc *callCache) set(ctx context.Context, key string, js []byte, ttl time.Duration) {
 	if cc.bypassed() {
 		return
 	}
 	v := wrapCached(js, time.Now().Add(ttl))
-	if cc.local != nil {
-		_ = cc.local.Set(ctx, key, v, ttl)
+	_ = cc.mem.Set(ctx, key, v, ttl)
+	if cc.remote == nil {
+		return
 	}
-	octx, cancel := cc.bound(ctx)
+	octx, cancel := context.WithTimeout(ctx, cacheOpTimeout)
 	defer cancel()
-	if err := cc.store.Set(octx, key, v, ttl); err != nil {
+	if err := cc.remote.Set(octx, key, v, ttl); err != nil {
 		cc.failed("set", err)
 	}
-}
-
-// bound limits one operation on a store given by option, which may be
-// remote, to cacheOpTimeout; the built-in memory store never blocks.
-func (cc *callCache) bound(ctx context.Context) (context.Context, context.CancelFunc) {
-	if cc.local == nil {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, cacheOpTimeout)
 }
 
 // A stored value is the result's expiry (unix milliseconds, 8 bytes big
@@ -292,7 +287,16 @@ func (m *Mux) fetch(ctx context.Context, sc *serverConn, cl interface {
 		}
 	}
 	var led *mcp.CallToolResult // set only in the caller whose function ran
+	var late bool               // set when the flight found the result kept after all
 	ch := cc.flight.DoChan(key, func() (any, error) {
+		// A caller that missed just before an identical flight kept its
+		// result, and started its own flight just after, finds it here
+		// instead of calling the server again. Only the in-process tier is
+		// read: the flight that kept the result ran in this process.
+		if js, ok := cc.getMem(ctx, key); ok && !cc.bypassed() {
+			late = true
+			return js, nil
+		}
 		fctx := context.WithoutCancel(ctx)
 		out, err := m.send(fctx, sc, cl, gen, c)
 		if err != nil {
@@ -321,8 +325,12 @@ func (m *Mux) fetch(ctx context.Context, sc *serverConn, cl interface {
 		if err != nil {
 			return nil, "", &UpstreamError{Server: c.Server, Tool: c.Tool, Err: err}
 		}
-		m.countCache(ctx, c, CacheShared)
-		return r, CacheShared, nil
+		how := CacheShared
+		if late {
+			how = CacheHit
+		}
+		m.countCache(ctx, c, how)
+		return r, how, nil
 	case <-ctx.Done():
 		return nil, "", &UpstreamError{Server: c.Server, Tool: c.Tool, Timeout: true, Err: context.Cause(ctx)}
 	}

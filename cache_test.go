@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/respcache"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/internal/testservice"
 	"github.com/mcpfleet/mcpfleet/stores/rediscache"
@@ -327,5 +328,50 @@ func BenchmarkResponseCache(b *testing.B) {
 	}
 	for j := 1; j < len(calls); j++ {
 		b.ReportMetric(med[j]/med[0], variants[j].name+"/uncached")
+	}
+}
+
+// missStore answers its first Get with a miss only once released, as a
+// store read just before an identical call kept its result would; the
+// rest it passes to a memory store.
+type missStore struct {
+	*respcache.Memory
+	first   atomic.Bool
+	release chan struct{}
+}
+
+func (s *missStore) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	if s.first.CompareAndSwap(false, true) {
+		<-s.release
+		return nil, false, nil
+	}
+	return s.Memory.Get(ctx, key)
+}
+
+// TestCacheLateMiss: a caller that missed just before an identical call
+// kept its result, and so starts a flight of its own just after that
+// call's ended, gets the kept result, not a second server call.
+func TestCacheLateMiss(t *testing.T) {
+	store := &missStore{Memory: respcache.NewMemory(0), release: make(chan struct{})}
+	mx, calls := cachedFleet(t, config.KindCache{TTL: time.Minute}, mcpfleet.WithResponseCache(store))
+	late := make(chan *mcpfleet.Result)
+	go func() {
+		res, err := mx.CallTool(t.Context(), "s1", "slow", json.RawMessage(`{"ms":50}`))
+		if err != nil {
+			t.Error(err)
+		}
+		late <- res
+	}()
+	for !store.first.Load() { // the late caller is in its store read
+		time.Sleep(time.Millisecond)
+	}
+	first, err := mx.CallTool(t.Context(), "s1", "slow", json.RawMessage(`{"ms":50}`))
+	if err != nil || first.Cache != mcpfleet.CacheMiss {
+		t.Fatalf("first call: %v, cache %q; want a miss", err, first.Cache)
+	}
+	close(store.release)
+	res := <-late
+	if res == nil || res.Cache != mcpfleet.CacheHit || calls.Load() != 1 {
+		t.Errorf("late caller: cache %q with %d server calls; want a hit and 1 call", res.Cache, calls.Load())
 	}
 }
