@@ -1,14 +1,18 @@
 package gateway_test
 
 import (
+	"math/rand/v2"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpfleet/mcpfleet"
@@ -177,5 +181,77 @@ func TestRateLimitRedisDown(t *testing.T) {
 				t.Errorf("fail closed: ok %v, text %q; want a refusal saying the limits cannot be checked", ok, r)
 			}
 		})
+	}
+}
+
+// BenchmarkRateLimit compares callTool through a gateway without rate
+// limits with the same call under a limit counted in memory and in Redis
+// (a limit never reached, so every call is sent). The variants run
+// interleaved call by call in a new random order each round, each on its
+// own Mux and in-process server; it reports the median of each and their
+// ratios to the unlimited call.
+//
+//	go test -run '^$' -bench BenchmarkRateLimit -benchtime 2000x -count 3 ./internal/gateway
+func BenchmarkRateLimit(b *testing.B) {
+	addr := testservice.Redis(b)
+	rl := config.RateLimits{Kinds: map[string]config.RateLimit{"misc": {CallsPerMinute: 1_000_000_000}}}
+	variants := []struct {
+		name    string
+		limits  config.RateLimits
+		limiter func() gateway.Limiter
+	}{
+		{name: "unlimited"},
+		{name: "memory", limits: rl},
+		{name: "redis", limits: rl, limiter: func() gateway.Limiter {
+			rdb := redis.NewClient(&redis.Options{Addr: addr})
+			b.Cleanup(func() { rdb.Close() })
+			return redislimit.New(rdb, "bench:")
+		}},
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "callTool"
+	req.Params.Arguments = map[string]any{"server": "misc", "tool": "echo", "arguments": map[string]any{"text": "x"}}
+	calls := make([]func() time.Duration, len(variants))
+	for k, v := range variants {
+		mx, err := mcpfleet.New(b.Context(), &config.Fleet{RateLimits: v.limits}, mcpfleet.WithHealthInterval(-1),
+			mcpfleet.WithInProcess("misc", "misc", testfleet.NewServer("misc", testfleet.Options{})))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { mx.Close() })
+		cfg := gateway.Config{Mux: mx}
+		if v.limiter != nil {
+			cfg.Limiter = v.limiter()
+		}
+		g, err := gateway.New(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := connectB(b, g)
+		calls[k] = func() time.Duration {
+			start := time.Now()
+			res, err := c.CallTool(b.Context(), req)
+			d := time.Since(start)
+			if err != nil || res.IsError {
+				b.Fatal(err, res)
+			}
+			return d
+		}
+	}
+	b.ReportAllocs()
+	times := make([][]time.Duration, len(calls))
+	for b.Loop() {
+		for _, j := range rand.Perm(len(calls)) {
+			times[j] = append(times[j], calls[j]())
+		}
+	}
+	med := make([]float64, len(calls))
+	for j := range times {
+		slices.Sort(times[j])
+		med[j] = float64(times[j][len(times[j])/2].Nanoseconds())
+		b.ReportMetric(med[j], variants[j].name+"-ns/call")
+	}
+	for j := 1; j < len(calls); j++ {
+		b.ReportMetric(med[j]/med[0], variants[j].name+"/unlimited")
 	}
 }
