@@ -65,7 +65,8 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	}); err != nil {
 		return err
 	}
-	opts := []mcpfleet.Option{mcpfleet.WithLogger(log)}
+	// Callers with the same scopes share cached results.
+	opts := []mcpfleet.Option{mcpfleet.WithLogger(log), mcpfleet.WithCacheScope(gateway.CacheScope)}
 	if c.strict {
 		opts = append(opts, mcpfleet.WithStrict())
 	}

@@ -46,6 +46,11 @@ type Config struct {
 	DrainTimeout time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Limiter counts the rate limits of the fleet file's rate_limits
+	// section (Mux.Config().RateLimits); nil means a MemoryLimiter, which
+	// counts in this process only. stores/redislimit shares the counts
+	// between replicas.
+	Limiter Limiter
 }
 
 // Gateway is the fleet as one MCP server. It is safe for concurrent use.
@@ -55,6 +60,7 @@ type Gateway struct {
 	srv      *server.MCPServer
 	log      *slog.Logger
 	counters counters
+	limits   *limits // nil when no kind is rate limited
 	// draining is set at shutdown: new calls are refused while those in
 	// flight finish.
 	draining atomic.Bool
@@ -88,6 +94,7 @@ func New(cfg Config) (*Gateway, error) {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	g := &Gateway{cfg: cfg, mux: cfg.Mux, log: cfg.Logger}
+	g.limits = newLimits(cfg.Mux.Config().RateLimits, cfg.Limiter)
 	g.srv = server.NewMCPServer(cfg.Name, cfg.Version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),

@@ -334,6 +334,10 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 			g.counters.outcome(mcpfleet.StatusRejected, rej.Reason)
 			return mcp.NewToolResultError(rej.Error()), nil
 		}
+		if refusal := g.admit(ctx, srv, kind); refusal != "" {
+			g.counters.outcome(mcpfleet.StatusRejected, ReasonRateLimited)
+			return mcp.NewToolResultError(refusal), nil
+		}
 	}
 	var raw []byte
 	var err error
