@@ -202,8 +202,8 @@
 //
 //   - max_bytes (integer, default 268435456, i.e. 256 MiB): budget for all
 //     stored result texts; the least recently used are evicted to stay
-//     under it. A result larger than the whole budget is not stored and is
-//     returned whole, since losing it would be worse.
+//     under it. A result larger than the whole budget is not stored: the
+//     model gets its preview, which says the full result could not be kept.
 //   - ttl (duration, default 1h): how long a stored result stays readable.
 //     Long enough for an agent to page through it, short enough that
 //     memory is not held for a finished task. Written as 0 it is a
