@@ -35,12 +35,28 @@ func TestDependencies(t *testing.T) {
 				t.Errorf("%s is a leaf but imports %s", path, imp)
 			case strings.HasPrefix(imp, "github.com/cloudwego/eino") && !allowed(pkg, einoOK):
 				t.Errorf("%s imports eino (%s); only the agent layers may", path, imp)
+			case strings.HasPrefix(imp, "github.com/redis/go-redis/") && !strings.HasPrefix(pkg, "stores/"):
+				t.Errorf("%s imports %s; go-redis stays in stores/, so programs without Redis never link it", path, imp)
 			case strings.HasPrefix(imp, "go.opentelemetry.io/") && !strings.HasPrefix(pkg, "metrics/"):
 				t.Errorf("%s imports %s; OpenTelemetry stays in metrics/, behind mcpfleet.Metrics", path, imp)
 			case (strings.HasPrefix(imp, "github.com/mark3labs/mcp-go/client") || strings.HasPrefix(imp, "github.com/mark3labs/mcp-go/server")) &&
 				!allowed(pkg, mcpClientOK) && !strings.HasPrefix(pkg, "examples/"):
 				t.Errorf("%s imports %s; mcp-go client/server belong to the root and internal plumbing", path, imp)
 			}
+		}
+	}
+}
+
+// TestRootDoesNotLinkRedis: a program that imports the multiplexer, the
+// catalog or the config (and not stores/redisstore) does not link go-redis.
+func TestRootDoesNotLinkRedis(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".", "./catalog", "./config", "./adapters/eino").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/redis/") {
+			t.Errorf("the root, catalog, config or adapters/eino depend on %s", dep)
 		}
 	}
 }
