@@ -75,6 +75,29 @@ func describeAmbiguous(name string, options []string) string {
 	return fmt.Sprintf("%q: several kinds have this tool; name one of %s", name, quoteJoin(options))
 }
 
+// tooLarge refuses a request body over the limit.
+func tooLarge(limit int64, got string) string {
+	return fmt.Sprintf("request body too large: the limit is %d bytes, this request has %s bytes", limit, got)
+}
+
+// queryTooLong refuses a searchTools query over MaxQueryBytes.
+func queryTooLong(got int) string {
+	return fmt.Sprintf("query too long: the limit is %d bytes, this query has %d. Say what you want to do in a sentence.", MaxQueryBytes, got)
+}
+
+// tooManyNames refuses a describeTools call over MaxDescribeNames.
+func tooManyNames(got int) string {
+	return fmt.Sprintf("too many names: the limit is %d per describeTools call, this call has %d. Describe the tools you mean to call, a few at a time.", MaxDescribeNames, got)
+}
+
+// loadedLine tells which tools a conversation has described already.
+func loadedLine(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return "\nDescribed earlier in this conversation (call them without describing again): " + strings.Join(names, ", ") + "\n"
+}
+
 const describeNone = "Name at least one tool: \"tool\", \"kind.tool\" or \"server.tool\" (searchTools finds them)."
 
 const shuttingDown = "The fleet gateway is shutting down; the call was not sent. Retry once it is back."
