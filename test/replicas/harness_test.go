@@ -1,7 +1,6 @@
 package replicas
 
 import (
-	"io"
 	"bufio"
 	"context"
 	"fmt"
@@ -239,8 +238,7 @@ func connect(t *testing.T, url, token, conv string) *client.Client {
 	if conv != "" {
 		h["Mcp-Conversation-Id"] = conv
 	}
-	c, err := client.NewStreamableHttpClient("http://"+url+"/mcp", transport.WithHTTPHeaders(h),
-		transport.WithHTTPBasicClient(&http.Client{Transport: debugRT{t}}))
+	c, err := client.NewStreamableHttpClient("http://"+url+"/mcp", transport.WithHTTPHeaders(h))
 	must(t, err)
 	t.Cleanup(func() { c.Close() })
 	must(t, c.Start(t.Context()))
@@ -267,16 +265,4 @@ func callTool(ctx context.Context, c *client.Client, tool string, args map[strin
 		}
 	}
 	return b.String(), res.IsError, nil
-}
-
-type debugRT struct{ t *testing.T }
-
-func (d debugRT) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err == nil && resp.StatusCode >= 400 {
-		b, _ := io.ReadAll(resp.Body)
-		d.t.Logf("%s %s -> %d %s", r.Method, r.URL, resp.StatusCode, b)
-		resp.Body = io.NopCloser(strings.NewReader(string(b)))
-	}
-	return resp, err
 }
