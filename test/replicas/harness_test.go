@@ -157,8 +157,8 @@ func (r *replica) peakRSS(t *testing.T) int64 {
 	return 0
 }
 
-// startNginx runs nginx round-robin over the replicas' addresses and
-// returns its address.
+// startNginx runs nginx round-robin over the replicas' addresses, with
+// examples/replicas/nginx.conf.tmpl, and returns its address.
 func startNginx(t *testing.T, upstreams ...string) string {
 	t.Helper()
 	bin := testservice.Binary(t, "nginx")
@@ -168,7 +168,10 @@ func startNginx(t *testing.T, upstreams ...string) string {
 	for _, u := range upstreams {
 		fmt.Fprintf(&servers, "    server %s max_fails=1 fail_timeout=2s;\n", u)
 	}
-	conf := fmt.Sprintf(nginxConf, dir, dir, servers.String(), addr, dir, dir, dir, dir, dir)
+	_, file, _, _ := runtime.Caller(0)
+	tmpl, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "examples", "replicas", "nginx.conf.tmpl"))
+	must(t, err)
+	conf := strings.NewReplacer("@PREFIX@", dir, "@LISTEN@", addr, "@UPSTREAMS@", servers.String()).Replace(string(tmpl))
 	path := filepath.Join(dir, "nginx.conf")
 	must(t, os.WriteFile(path, []byte(conf), 0o600))
 	cmd := exec.Command(bin, "-p", dir, "-c", path, "-g", "daemon off;")
@@ -199,36 +202,6 @@ func startNginx(t *testing.T, upstreams ...string) string {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
-
-// nginxConf is examples/replicas/nginx.conf's shape, with paths and
-// ports filled in by startNginx.
-const nginxConf = `worker_processes 1;
-pid %s/nginx.pid;
-error_log %s/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  upstream mcpfleet {
-%s  }
-  server {
-    listen %s;
-    client_max_body_size 64m;
-    client_body_temp_path %s/body;
-    proxy_temp_path %s/proxy;
-    fastcgi_temp_path %s/fastcgi;
-    uwsgi_temp_path %s/uwsgi;
-    scgi_temp_path %s/scgi;
-    location / {
-      proxy_pass http://mcpfleet;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_buffering off;
-      proxy_read_timeout 120s;
-    }
-  }
-}
-`
 
 // connect returns an MCP client of url/mcp with the token and, if not
 // empty, a conversation id.
