@@ -2,10 +2,9 @@ package gateway
 
 import (
 	"context"
-	"errors"
+	"slices"
 
 	"github.com/mcpfleet/mcpfleet"
-	"github.com/mcpfleet/mcpfleet/catalog"
 )
 
 // HeaderConversation names the conversation an HTTP request belongs to.
@@ -43,23 +42,29 @@ func (g *Gateway) conversation(ctx context.Context) string {
 	return caller + "/" + id
 }
 
-// recordLoads keeps names (kind.tool) as loaded in the request's
-// conversation, through a catalog session so that the merge with what is
-// stored is the catalog's. A store failure costs persistence, never the
-// call: it is logged.
+// recordLoads adds names (kind.tool) to the request's conversation. The
+// usual case, names it holds already, costs one read. A store failure
+// costs persistence, never the call: it is logged.
 func (g *Gateway) recordLoads(ctx context.Context, names []string) {
 	conv := g.conversation(ctx)
 	if conv == "" || len(names) == 0 {
 		return
 	}
-	s, err := g.catalog().NewSessionContext(ctx, catalog.SessionConfig{
-		Scopes: g.scopes(ctx), Mode: catalog.ModeOn, ConversationID: conv, Store: g.cfg.Activations})
-	var se *catalog.StoreError
-	if err != nil && !errors.As(err, &se) {
-		g.log.Warn("gateway: conversation session", "err", err)
+	stored, err := g.cfg.Activations.Load(ctx, conv)
+	if err != nil {
+		g.log.Warn("gateway: reading the conversation's loaded tools failed", "err", err)
 		return
 	}
-	if _, err := s.LoadContext(ctx, names); err != nil {
+	merged := slices.Clone(stored)
+	for _, n := range names {
+		if !slices.Contains(merged, n) {
+			merged = append(merged, n)
+		}
+	}
+	if len(merged) == len(stored) {
+		return
+	}
+	if err := g.cfg.Activations.Save(ctx, conv, merged); err != nil {
 		g.log.Warn("gateway: keeping the conversation's loaded tools failed", "err", err)
 	}
 }

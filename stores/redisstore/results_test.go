@@ -18,7 +18,7 @@ import (
 )
 
 // open opens the stores on a fresh redis-server with the given bounds.
-func open(t *testing.T, addr string, rs config.ResultStore) *redisstore.Stores {
+func open(t testing.TB, addr string, rs config.ResultStore) *redisstore.Stores {
 	t.Helper()
 	st := config.Store{Backend: config.StoreRedis, Redis: config.Redis{URL: "redis://" + addr, KeyPrefix: "test:", Timeout: 2 * time.Second}}
 	s, err := redisstore.Open(t.Context(), st, rs)
