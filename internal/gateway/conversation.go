@@ -42,12 +42,19 @@ func (g *Gateway) conversation(ctx context.Context) string {
 	return caller + "/" + id
 }
 
-// recordLoads adds names (kind.tool) to the request's conversation. The
-// usual case, names it holds already, costs one read. A store failure
+// recordLoads adds names (kind.tool) to the request's conversation: with
+// an activationAdder in one step, else by a Load and, when the
+// conversation gains a name, a Save. A store failure
 // costs persistence, never the call: it is logged.
 func (g *Gateway) recordLoads(ctx context.Context, names []string) {
 	conv := g.conversation(ctx)
 	if conv == "" || len(names) == 0 {
+		return
+	}
+	if a, ok := g.cfg.Activations.(activationAdder); ok {
+		if err := a.Add(ctx, conv, names); err != nil {
+			g.log.Warn("gateway: keeping the conversation's loaded tools failed", "err", err)
+		}
 		return
 	}
 	stored, err := g.cfg.Activations.Load(ctx, conv)
@@ -67,6 +74,13 @@ func (g *Gateway) recordLoads(ctx context.Context, names []string) {
 	if err := g.cfg.Activations.Save(ctx, conv, merged); err != nil {
 		g.log.Warn("gateway: keeping the conversation's loaded tools failed", "err", err)
 	}
+}
+
+// activationAdder is an ActivationStore that adds names in one atomic
+// step, as stores/redisstore's does: replicas recording loads of one
+// conversation at once then lose none, and a record costs one round trip.
+type activationAdder interface {
+	Add(ctx context.Context, conv string, names []string) error
 }
 
 // loaded returns the tools the request's conversation has loaded.

@@ -53,3 +53,31 @@ func (a *ActivationStore) Save(ctx context.Context, conv string, names []string)
 	})
 	return err
 }
+
+// add appends the names a list lacks, and renews its TTL, atomically.
+var add = redis.NewScript(`
+for i = 2, #ARGV do
+  if not redis.call('LPOS', KEYS[1], ARGV[i]) then
+    redis.call('RPUSH', KEYS[1], ARGV[i])
+  end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return redis.call('LLEN', KEYS[1])
+`)
+
+// Add appends to conv's names those it lacks, in one atomic step, so that
+// replicas recording loads of one conversation at the same moment lose
+// none (a Load then Save could). A gateway prefers it to Load and Save.
+func (a *ActivationStore) Add(ctx context.Context, conv string, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	ctx, cancel := a.s.op(ctx)
+	defer cancel()
+	args := make([]any, 0, len(names)+1)
+	args = append(args, a.ttl.Milliseconds())
+	for _, n := range names {
+		args = append(args, n)
+	}
+	return add.Run(ctx, a.s.client, []string{a.s.key("act", conv)}, args...).Err()
+}

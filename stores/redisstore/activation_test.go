@@ -1,6 +1,7 @@
 package redisstore_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -47,5 +48,31 @@ func TestSessionsOnTwoReplicas(t *testing.T) {
 	other, _ := k8sCatalog().NewSessionContext(ctx, catalog.SessionConfig{Mode: "on", ConversationID: "token:b/INC-42", Store: b.Activations})
 	if other.Allow("k8s-1", "pods_top") == nil {
 		t.Error("another caller's conversation has the tool active")
+	}
+}
+
+// TestAddConcurrent: 32 replicas adding one name each to one conversation
+// at once lose none, and a name added twice is kept once.
+func TestAddConcurrent(t *testing.T) {
+	addr := testservice.Redis(t)
+	ctx := t.Context()
+	var stores []*redisstore.Stores
+	for range 4 {
+		stores = append(stores, open(t, addr, config.ResultStore{}))
+	}
+	errs := make(chan error, 32)
+	for i := range 32 {
+		go func() {
+			errs <- stores[i%4].Activations.Add(ctx, "c", []string{fmt.Sprintf("k.t%02d", i), "k.common"})
+		}()
+	}
+	for range 32 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := stores[0].Activations.Load(ctx, "c")
+	if err != nil || len(got) != 33 {
+		t.Errorf("Load = %d names (%v), want 32 + common once", len(got), err)
 	}
 }
