@@ -41,4 +41,6 @@
 // error; an activation that cannot be saved costs persistence, not the
 // call. go-redis dials again for the next command, so the stores recover
 // on their own when Redis returns. [Stores.Ping] tells a health check.
+//
+// It needs Redis 6.2 or newer (LPOS).
 package redisstore

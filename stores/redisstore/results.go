@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -211,37 +210,72 @@ func (r *ResultStore) Get(ctx context.Context, handle string) (mcpfleet.StoredRe
 	return m.sr, nil
 }
 
-// ReadLines implements mcpfleet.LineReader: it fetches the metadata, then
-// only the chunks that hold lines [from, from+n).
+// page returns a result's metadata (HGETALL's flat list) and the chunks
+// that hold lines [from, from+n), with the index of the first, in one
+// round trip: the chunk range comes from the line index in the metadata.
+var page = redis.NewScript(`
+local m = redis.call('HGETALL', KEYS[1])
+if #m == 0 then return false end
+local from, n = tonumber(ARGV[1]), tonumber(ARGV[2])
+local index, lines = '', 0
+for i = 1, #m, 2 do
+  if m[i] == 'index' then index = m[i + 1] elseif m[i] == 'lines' then lines = tonumber(m[i + 1]) end
+end
+if index == '' or n == 0 or from >= lines then return {m, {}, 0} end
+local idx = {}
+for v in string.gmatch(index, '%d+') do idx[#idx + 1] = tonumber(v) end
+-- the last chunk with fewer than x newlines before it (1-based), or 1
+local function below(x)
+  local lo, hi, ans = 1, #idx, 1
+  while lo <= hi do
+    local mid = math.floor((lo + hi) / 2)
+    if idx[mid] < x then ans = mid; lo = mid + 1 else hi = mid - 1 end
+  end
+  return ans
+end
+local first = below(from)
+local last = math.max(below(from + n), first)
+return {m, redis.call('LRANGE', KEYS[2], first - 1, last - 1), first - 1}
+`)
+
+// ReadLines implements mcpfleet.LineReader: in one round trip it reads
+// the metadata and only the chunks that hold lines [from, from+n).
 func (r *ResultStore) ReadLines(ctx context.Context, handle string, from, n int) (mcpfleet.StoredResult, int, error) {
 	ctx, cancel := r.s.op(ctx)
 	defer cancel()
-	hm, err := r.s.client.HGetAll(ctx, r.metaKey(handle)).Result()
-	if err != nil && !errors.Is(err, redis.Nil) {
+	from, n = max(from, 0), max(n, 0)
+	res, err := page.Run(ctx, r.s.client, []string{r.metaKey(handle), r.chunkKey(handle)}, from, n).Slice()
+	if errors.Is(err, redis.Nil) {
+		return mcpfleet.StoredResult{}, 0, mcpfleet.ErrResultNotFound
+	}
+	if err != nil {
 		return mcpfleet.StoredResult{}, 0, fmt.Errorf("redisstore: read: %w", err)
+	}
+	flat, _ := res[0].([]any)
+	hm := make(map[string]string, len(flat)/2)
+	for i := 0; i+1 < len(flat); i += 2 {
+		k, _ := flat[i].(string)
+		v, _ := flat[i+1].(string)
+		hm[k] = v
 	}
 	m, err := parseMeta(hm)
 	if err != nil {
 		return mcpfleet.StoredResult{}, 0, err
 	}
-	from, n = max(from, 0), max(n, 0)
+	raw, _ := res[1].([]any)
 	if len(m.index) == 0 || n == 0 || from >= m.lines {
 		return m.sr, m.lines, nil
 	}
-	// Line `from` starts after newline number `from`: in the last chunk
-	// with fewer newlines before it. The page ends with newline from+n,
-	// in the last chunk with fewer than from+n before it.
-	first := max(sort.SearchInts(m.index, from)-1, 0)
-	last := max(sort.SearchInts(m.index, from+n)-1, first)
-	chunks, err := r.s.client.LRange(ctx, r.chunkKey(handle), int64(first), int64(last)).Result()
-	if err != nil && !errors.Is(err, redis.Nil) {
-		return mcpfleet.StoredResult{}, 0, fmt.Errorf("redisstore: read: %w", err)
-	}
-	if len(chunks) == 0 {
+	if len(raw) == 0 { // the chunks expired after the metadata was read
 		return mcpfleet.StoredResult{}, 0, mcpfleet.ErrResultNotFound
 	}
-	piece := strings.Join(chunks, "")
-	piece = skipLines(piece, from-m.index[first])
+	first, _ := res[2].(int64)
+	var b strings.Builder
+	for _, c := range raw {
+		s, _ := c.(string)
+		b.WriteString(s)
+	}
+	piece := skipLines(b.String(), from-m.index[first])
 	m.sr.Text = piece[:lineEnd(piece, n)]
 	return m.sr, m.lines, nil
 }
