@@ -76,8 +76,7 @@ func (s Store) validate(add func(Problem)) {
 	if r.URL == "" {
 		add(Problem{Server: "store.redis", Field: "url", Want: "a redis:// or rediss:// URL, since backend is redis"})
 	} else if want := redisURLProblem(r.URL); want != "" {
-		u, err := url.Parse(r.URL)
-		add(Problem{Server: "store.redis", Field: "url", Value: safeURL(r.URL, u, err), Want: want})
+		add(Problem{Server: "store.redis", Field: "url", Value: maskedURL(r.URL), Want: want})
 	}
 	if strings.IndexFunc(r.KeyPrefix, unicode.IsSpace) >= 0 {
 		add(Problem{Server: "store.redis", Field: "key_prefix", Value: r.KeyPrefix,
@@ -87,6 +86,18 @@ func (s Store) validate(add func(Problem)) {
 		add(Problem{Server: "store.redis", Field: "timeout", Value: r.Timeout.String(),
 			Want: "a duration > 0 (leave it out for " + DefaultRedisTimeout.String() + ")"})
 	}
+}
+
+// maskedURL shows a bad URL without what may be a password: safeURL's
+// cut, and for text that did not parse as user info (a missing "://"),
+// everything before the last "@".
+func maskedURL(raw string) string {
+	u, err := url.Parse(raw)
+	v := safeURL(raw, u, err)
+	if i := strings.LastIndexByte(v, '@'); i >= 0 {
+		v = "…" + v[i:]
+	}
+	return v
 }
 
 func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }

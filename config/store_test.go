@@ -71,6 +71,8 @@ func TestStoreProblems(t *testing.T) {
 			[]string{`store.redis: url: got "http://host:6379", want a URL like redis://[user:password@]host:port[/db] (scheme redis or rediss)`}},
 		{"unparsable url", srv + "store: {backend: redis, redis: {url: 'redis://u:hunter2@[::1'}}\n",
 			[]string{`store.redis: url: got "(unparsable URL)", want a URL like redis://[user:password@]host:port[/db]`}},
+		{"url missing ://", srv + "store: {backend: redis, redis: {url: 'redis:app:hunter2@host:6379'}}\n",
+			[]string{`store.redis: url: got "…@host:6379", want a URL like redis://[user:password@]host:port[/db] (a host is missing)`}},
 		{"url without host", srv + "store: {backend: redis, redis: {url: 'redis://:hunter2@:6379'}}\n",
 			[]string{`store.redis: url: got "redis://:6379", want a URL like redis://[user:password@]host:port[/db] (a host is missing)`}},
 		{"bad db", srv + "store: {backend: redis, redis: {url: 'redis://h:6379/cache'}}\n",
