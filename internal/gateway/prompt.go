@@ -1,8 +1,11 @@
 package gateway
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcpfleet/mcpfleet"
 )
 
 // Model-facing text lives here: tool descriptions, the instructions, the
@@ -73,6 +76,16 @@ func describeUnknown(name string, options []string) string {
 
 func describeAmbiguous(name string, options []string) string {
 	return fmt.Sprintf("%q: several kinds have this tool; name one of %s", name, quoteJoin(options))
+}
+
+// storeErrorText is a readResult or grepResult failure as the model reads
+// it: an unknown handle or a bad pattern says so itself; anything else is
+// the store failing (Redis down), which a retry may cure.
+func storeErrorText(err error) string {
+	if errors.Is(err, mcpfleet.ErrResultNotFound) || errors.Is(err, mcpfleet.ErrBadPattern) {
+		return err.Error()
+	}
+	return "The result store is unavailable right now (" + err.Error() + "). Retry in a few seconds; if it persists, call the original tool again."
 }
 
 // tooLarge refuses a request body over the limit.

@@ -66,7 +66,7 @@ func (g *Gateway) readResult(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	out, err := g.mux.ReadResult(ctx, h, req.GetInt("offset", 0), req.GetInt("limit", 0))
 	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
+		return mcp.NewToolResultError(storeErrorText(err)), nil
 	}
 	return mcp.NewToolResultText(out), nil
 }
@@ -81,7 +81,7 @@ func (g *Gateway) grepResult(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	out, err := g.mux.GrepResult(ctx, h, pat, req.GetInt("context", 0))
 	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
+		return mcp.NewToolResultError(storeErrorText(err)), nil
 	}
 	return mcp.NewToolResultText(out), nil
 }

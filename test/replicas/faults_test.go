@@ -148,7 +148,16 @@ func TestRedisDownDuringRun(t *testing.T) {
 	big := map[string]any{"server": "test-1", "tool": "big", "arguments": map[string]any{"bytes": 200_000}}
 	echo := map[string]any{"server": "test-1", "tool": "echo", "arguments": map[string]any{"text": "hi"}}
 
+	text, _, err := callTool(ctx, cl, "callTool", big)
+	before := handleRE.FindString(text)
+	if err != nil || before == "" {
+		t.Fatalf("big before the outage: %v\n%.300s", err, text)
+	}
 	c.redis.Stop()
+	got, isErr, err := callTool(ctx, cl, "readResult", map[string]any{"handle": before})
+	if err != nil || !isErr || !strings.Contains(got, "The result store is unavailable right now") {
+		t.Errorf("readResult with Redis down: %v isError=%v %.300s", err, isErr, got)
+	}
 	for i := range 12 { // every replica, several times
 		start := time.Now()
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -194,7 +203,7 @@ func TestRedisDownDuringRun(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
-	got, isErr, err := callTool(ctx, cl, "callTool", big)
+	got, isErr, err = callTool(ctx, cl, "callTool", big)
 	h := handleRE.FindString(got)
 	if err != nil || isErr || h == "" {
 		t.Fatalf("big after Redis returned: %v %v\n%.400s", err, isErr, got)
