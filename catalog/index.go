@@ -137,6 +137,9 @@ func newIndex(entries []Entry, lex *lexiconIndex) *index {
 	var avg [8]float64
 	for i, e := range entries {
 		docs[i] = fieldsOf(e)
+	}
+	splitNames(entries, docs)
+	for i := range entries {
 		for f, fl := range docs[i] {
 			avg[f] += float64(len(fl.terms))
 		}
@@ -475,6 +478,26 @@ func (ix *index) analyze(query string) *analyzed {
 		}
 		q.slots = append(q.slots, []alt{{t, w}})
 		q.weight[t] = 1
+	}
+	// Adjacent words joined into a term some tool has ("who am i" →
+	// whoami) are an alternative of the first word they join, or a slot
+	// of their own when every word was a stopword.
+	for _, j := range ix.joinedTerms(query, q.weight) {
+		q.weight[j.term] = 1
+		attached := false
+		for i, slot := range q.slots {
+			if slot[0].t == j.first {
+				q.slots[i] = append(slot, alt{j.term, slot[0].w})
+				attached = true
+				break
+			}
+		}
+		if !attached {
+			q.slots = append(q.slots, []alt{{j.term, 1}})
+		}
+		if i, found := slices.BinarySearch(q.terms, j.term); !found {
+			q.terms = slices.Insert(q.terms, i, j.term)
+		}
 	}
 	// An expansion is an alternative for the words that triggered it
 	// ("rate" may match "metrics"); one whose trigger is all stopwords
