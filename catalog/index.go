@@ -20,6 +20,7 @@ const (
 	wDesc       = 0.5
 	wParam      = 0.6
 	wParamDesc  = 0.3
+	wFirst      = 0.5
 	wPhrase     = 2.0
 	wNamePhrase = 1.0
 	coord       = 0.5
@@ -110,6 +111,9 @@ type scratch struct {
 	cur    []float64 // the current slot's best per document
 }
 
+// nFields is the number of fields fieldsOf returns.
+const nFields = 9
+
 type field struct {
 	w     float64
 	terms []string
@@ -128,13 +132,16 @@ func fieldsOf(e Entry) []field {
 		{wDesc, terms(e.Description)},
 		{wParam, terms(pn)},
 		{wParamDesc, terms(pd)},
+		// The description's first sentence says what the tool is for;
+		// the rest says how. Its words count again.
+		{wFirst, terms(firstSentence(e.Description))},
 	}
 }
 
 func newIndex(entries []Entry, lex *lexiconIndex) *index {
 	n := len(entries)
 	docs := make([][]field, n)
-	var avg [8]float64
+	var avg [nFields]float64
 	for i, e := range entries {
 		docs[i] = fieldsOf(e)
 	}
@@ -820,6 +827,16 @@ func schemaText(raw json.RawMessage) (names, descs string) {
 					if d, ok := pm["description"].(string); ok {
 						db.WriteString(d)
 						db.WriteByte(' ')
+					}
+					// Enum values are the words the API accepts there
+					// ("Slow 3G", "error"): they weigh as parameter names.
+					if en, ok := pm["enum"].([]any); ok && len(en) <= 30 {
+						for _, v := range en {
+							if str, ok := v.(string); ok {
+								nb.WriteString(str)
+								nb.WriteByte(' ')
+							}
+						}
 					}
 				}
 				walk(p, depth+1)
