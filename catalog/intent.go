@@ -65,7 +65,7 @@ var nameVerbs = map[string]intent{
 	"cancel": intentUpdate, "pause": intentUpdate, "resume": intentUpdate,
 	"rotate": intentUpdate, "rename": intentUpdate, "replace": intentUpdate,
 	"upgrade": intentUpdate, "reset": intentUpdate, "toggle": intentUpdate,
-	"tag": intentUpdate,
+	"tag":     intentUpdate,
 	"disable": intentDelete, "unmount": intentDelete, "revoke": intentDelete,
 	"drop": intentDelete, "destroy": intentDelete, "terminate": intentDelete,
 	"stop": intentDelete, "expire": intentDelete,
