@@ -76,6 +76,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		o.connectLimit = 32
 	}
 	fileReliability(&o, cfg)
+	setupTracing(&o, cfg.Telemetry.CaptureBytes)
 	reg, err := buildRegistry(&o)
 	if err != nil {
 		return nil, err

@@ -33,6 +33,7 @@ type options struct {
 	breakerN       int
 	breakerWait    time.Duration
 	metrics        Metrics
+	tel            *tracing // nil: tracing off (see trace.go)
 	store          ResultStore
 	noOffload      bool
 	noNeutralize   bool

@@ -52,6 +52,10 @@ type Fleet struct {
 	Neutralize *bool `koanf:"neutralize" json:"neutralize,omitempty"`
 	// Search tunes tool search (searchTools and `mcpfleet search`).
 	Search Search `koanf:"search" json:"search,omitzero"`
+	// Telemetry chooses the trace and metric exporters (telemetry.go).
+	Telemetry Telemetry `koanf:"telemetry" json:"telemetry,omitzero"`
+	// Audit turns on the audit log, one JSON line per call.
+	Audit Audit `koanf:"audit" json:"audit,omitzero"`
 	// Dir is the folder of the loaded file, against which relative paths
 	// were resolved; "" for LoadBytes without a dir.
 	Dir string `koanf:"-" json:"-"`

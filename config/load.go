@@ -148,6 +148,9 @@ func load(data []byte, format, dir string, environ func() []string,
 	if p, ok := f.Search.loadRerankWeights(dir, lookup); !ok {
 		problems = append(problems, p)
 	}
+	if p, ok := f.Audit.resolve(dir, lookup); !ok {
+		problems = append(problems, p)
+	}
 	var verr *ValidationError
 	if err := f.Validate(append(BuiltinTransformers(), extra...)); errors.As(err, &verr) {
 		problems = append(problems, verr.Problems...)
