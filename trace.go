@@ -10,7 +10,6 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
-	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // Instrumentation is the name of the tracer and meter mcpfleet uses.
@@ -81,11 +80,12 @@ func setupTracing(o *options, capture int) {
 	o.metrics = spanEvents{inner: o.metrics}
 }
 
-// TracerProvider returns the provider given with WithTracerProvider, or a
-// no-op one. Agents built on the Mux start their spans with it.
+// TracerProvider returns the provider given with WithTracerProvider, or
+// nil when tracing is off. Agents built on the Mux and the gateway in
+// front of it start their spans with it, and skip that work when it is nil.
 func (m *Mux) TracerProvider() trace.TracerProvider {
 	if m.opts.tel == nil {
-		return noop.NewTracerProvider()
+		return nil
 	}
 	return m.opts.tel.tp
 }
@@ -274,6 +274,10 @@ func StartServerSpan(ctx context.Context, tp trace.TracerProvider, req mcp.CallT
 		trace.WithAttributes(keyMCPMethod.String("tools/call"), keyGenAITool.String(req.Params.Name),
 			keyGenAIOperation.String("execute_tool")))
 }
+
+// ErrorType is the semconv error.type attribute, for spans of servers
+// built around the Mux.
+func ErrorType(v string) attribute.KeyValue { return keyErrorType.String(v) }
 
 // spanEvents records offloads and defusals as events on the call's span,
 // and passes everything on to the Metrics given with WithMetrics, if any.

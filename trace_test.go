@@ -130,8 +130,8 @@ func TestTracing(t *testing.T) {
 	}
 }
 
-// TestTracingOff: without WithTracerProvider the server gets no trace context and
-// the Mux hands agents a no-op provider.
+// TestTracingOff: without WithTracerProvider the server gets no trace
+// context and the Mux has no provider to hand agents.
 func TestTracingOff(t *testing.T) {
 	var got *mcp.Meta
 	srv := testfleet.NewServer("s1", testfleet.Options{OnCall: func(r mcp.CallToolRequest) { got = r.Params.Meta }})
@@ -146,7 +146,7 @@ func TestTracingOff(t *testing.T) {
 	if _, has := got.AdditionalFields["traceparent"]; got != nil && has {
 		t.Errorf("_meta = %+v, want no traceparent without tracing", got)
 	}
-	if _, isNoop := mx.TracerProvider().Tracer("x").Start(t.Context(), "s"); isNoop.SpanContext().IsValid() {
-		t.Error("TracerProvider() without tracing gives valid spans; want a no-op provider")
+	if tp := mx.TracerProvider(); tp != nil {
+		t.Errorf("TracerProvider() = %v without tracing, want nil", tp)
 	}
 }

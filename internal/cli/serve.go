@@ -10,9 +10,12 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
+	"github.com/mcpfleet/mcpfleet/telemetry"
 )
 
 // envServeTokens supplies bearer tokens when --token-file is absent, in the
@@ -65,7 +68,24 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	}); err != nil {
 		return err
 	}
-	opts := []mcpfleet.Option{mcpfleet.WithLogger(log)}
+	// Traces go where telemetry: and OTEL_* say; over HTTP, /metrics serves
+	// the Prometheus format unless they say otherwise.
+	topts := telemetry.Options{File: cfg.Telemetry, ServiceName: "mcpfleet", Getenv: func(k string) string { return lookupEnv(env, k) }}
+	if *transport == "http" {
+		topts.Metrics = config.ExporterPrometheus
+	}
+	tel, err := telemetry.Start(ctx, topts)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := tel.Shutdown(sctx); err != nil {
+			log.Warn("telemetry: flushing at exit failed", "err", err)
+		}
+	}()
+	opts := append([]mcpfleet.Option{mcpfleet.WithLogger(log)}, tel.MuxOptions()...)
 	if c.strict {
 		opts = append(opts, mcpfleet.WithStrict())
 	}
@@ -74,12 +94,16 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer mx.Close()
+	if err := tel.Observe(mx); err != nil {
+		return err
+	}
 	for _, s := range mx.Status() {
 		if s.State != mcpfleet.StateUp {
 			fmt.Fprintf(stderr, "mcpfleet: warning: server %s (kind %s) is %s: %s\n", s.Name, s.Kind, s.State, s.LastError)
 		}
 	}
-	g, err := gateway.New(gateway.Config{Mux: mx, Catalog: catCfg, Name: "mcpfleet", Scopes: splitList(*scopes), Tokens: tokens, Logger: log})
+	g, err := gateway.New(gateway.Config{Mux: mx, Catalog: catCfg, Name: "mcpfleet", Scopes: splitList(*scopes), Tokens: tokens, Logger: log,
+		MetricsHandler: tel.MetricsHandler()})
 	if err != nil {
 		return err
 	}
