@@ -85,6 +85,9 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if err := validationView(cfg).Validate(slices.Sorted(maps.Keys(reg))); err != nil {
 		return nil, err
 	}
+	if err := openAudit(&o, cfg); err != nil {
+		return nil, err
+	}
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	m := &Mux{cfg: cfg, opts: o, log: o.logger, reg: reg, life: life, cancel: cancel, servers: map[string]*serverConn{}}
 	if !o.noOffload {
@@ -257,6 +260,9 @@ func (m *Mux) Close() error {
 		}
 	}
 	m.wg.Wait()
+	if m.opts.audit != nil {
+		errs = append(errs, m.opts.audit.Close())
+	}
 	return errors.Join(errs...)
 }
 
