@@ -81,4 +81,3 @@ func TestAuditLog(t *testing.T) {
 		t.Errorf("audit lines (-want +got):\n%s", diff)
 	}
 }
-
