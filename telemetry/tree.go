@@ -92,7 +92,7 @@ func (t *Tree) Write(w io.Writer) error {
 		}
 		sep := "  "
 		for _, a := range treeAttrs {
-			if v, ok := attrs[a.key]; ok && v != "" {
+			if v, ok := attrs[a.key]; ok && v != "" && v != "0" && v != "[]" {
 				fmt.Fprintf(&b, "%s%s=%s", sep, a.label, v)
 				sep = " "
 			}
