@@ -1,6 +1,7 @@
 package mcpfleet_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
@@ -46,6 +48,9 @@ func BenchmarkCallTool(b *testing.B) {
 	}{
 		{"mux", nil},
 		{"mux-bare", []mcpfleet.Option{mcpfleet.WithoutNeutralize(), mcpfleet.WithoutOffload()}},
+		// mux-traced is mux with tracing on, spans batched to an exporter
+		// that drops them: the cost of the spans, not of shipping them.
+		{"mux-traced", []mcpfleet.Option{mcpfleet.WithTracerProvider(discardTracing(b))}},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			mx := benchMux(b, v.opts...)
@@ -70,6 +75,7 @@ func BenchmarkCallToolPaired(b *testing.B) {
 	raw := benchArgs()
 	direct, listed := benchClient(b, false), benchClient(b, true)
 	mx, bare := benchMux(b), benchMux(b, mcpfleet.WithoutNeutralize(), mcpfleet.WithoutOffload())
+	traced := benchMux(b, mcpfleet.WithTracerProvider(discardTracing(b)))
 	viaMux := func(mx *mcpfleet.Mux) func() {
 		return func() {
 			if _, err := mx.CallTool(b.Context(), "k8s-1", "pods_log", raw); err != nil {
@@ -82,6 +88,7 @@ func BenchmarkCallToolPaired(b *testing.B) {
 		func() { directCall(b, listed, raw) },
 		viaMux(mx),
 		viaMux(bare),
+		viaMux(traced),
 	}
 	times := make([][]time.Duration, len(calls))
 	i := 0
@@ -106,7 +113,22 @@ func BenchmarkCallToolPaired(b *testing.B) {
 	b.ReportMetric(med[2]/med[1], "mux/direct-listed")
 	b.ReportMetric(med[2]/med[0], "mux/direct")
 	b.ReportMetric(med[3]/med[1], "mux-bare/direct-listed")
+	b.ReportMetric(med[4], "mux-traced-ns/call")
+	b.ReportMetric(med[4]/med[2], "mux-traced/mux")
 }
+
+// discardTracing is an SDK tracer provider whose batched spans go to an
+// exporter that drops them.
+func discardTracing(b *testing.B) *sdktrace.TracerProvider {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discardExporter{}))
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	return tp
+}
+
+type discardExporter struct{}
+
+func (discardExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
+func (discardExporter) Shutdown(context.Context) error                             { return nil }
 
 // benchArgs are the pods_log arguments every CallTool benchmark sends.
 func benchArgs() json.RawMessage {
