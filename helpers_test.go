@@ -1,8 +1,11 @@
 package mcpfleet_test
 
 import (
+	"context"
+	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpfleet/mcpfleet"
 )
@@ -16,4 +19,37 @@ func plain(res *mcpfleet.Result) string {
 		return ""
 	}
 	return strings.TrimSpace(envelopeRE.ReplaceAllString(res.Text(), ""))
+}
+
+// recorder is a Metrics that remembers what it was told.
+type recorder struct {
+	mu        sync.Mutex
+	calls     []string // server/tool/status/reason
+	offloaded int64
+	defused   int
+	reconnect int
+}
+
+func (r *recorder) CallDone(ctx context.Context, c *mcpfleet.Call, o mcpfleet.Outcome) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, fmt.Sprintf("%s/%s/%s/%s", c.Server, c.Tool, o.Status, o.Reason))
+}
+
+func (r *recorder) Offloaded(ctx context.Context, c *mcpfleet.Call, n int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.offloaded += n
+}
+
+func (r *recorder) Defused(ctx context.Context, c *mcpfleet.Call, n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.defused += n
+}
+
+func (r *recorder) Reconnected(ctx context.Context, server string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reconnect++
 }

@@ -205,34 +205,6 @@ func TestServerDownAtStart(t *testing.T) {
 	}
 }
 
-func TestCallTimeoutAndCancel(t *testing.T) {
-	bin := testfleet.StdioBinary(t)
-	cfg := &config.Fleet{Servers: []config.Server{
-		{Name: "slowpoke", Kind: "test", Transport: "stdio", Command: bin, Args: []string{"--name", "slowpoke"}, CallTimeout: 200 * time.Millisecond},
-	}}
-	mx := newMux(t, cfg)
-	start := time.Now()
-	_, err := call(t, mx, "slowpoke", "slow", `{"ms": 5000}`)
-	var up *mcpfleet.UpstreamError
-	if !errors.As(err, &up) || !up.Timeout {
-		t.Fatalf("err = %v, want a timeout UpstreamError", err)
-	}
-	if el := time.Since(start); el > 4*time.Second {
-		t.Errorf("timeout took %v: the call was not cut off", el)
-	}
-	// The caller's own cancellation ends the call too.
-	ctx, cancel := context.WithCancel(t.Context())
-	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	_, err = mx.CallTool(ctx, "slowpoke", "slow", json.RawMessage(`{"ms": 5000}`))
-	if !errors.As(err, &up) {
-		t.Fatalf("cancelled call: err = %v, want UpstreamError", err)
-	}
-	// The server is still up and answers afterwards.
-	if res, err := call(t, mx, "slowpoke", "echo", `{"text":"ok"}`); err != nil || plain(res) != "slowpoke: ok" {
-		t.Errorf("after timeout: %v %v", res, err)
-	}
-}
-
 func TestConcurrentCallsTwentyServers(t *testing.T) {
 	var opts []mcpfleet.Option
 	counts := make([]*atomic.Int64, 20)

@@ -178,39 +178,6 @@ func TestExitStaysDown(t *testing.T) {
 	}
 }
 
-// TestCancelReachesServer proves that a call's timeout and the caller's own
-// cancellation reach the stdio server as notifications/cancelled: the
-// handler's ctx ends, which the server counts.
-func TestCancelReachesServer(t *testing.T) {
-	bin := testfleet.StdioBinary(t)
-	cfg := &config.Fleet{Servers: []config.Server{
-		{Name: "cx", Kind: "test", Transport: "stdio", Command: bin, Args: []string{"--name", "cx", "--diag"}, CallTimeout: 300 * time.Millisecond},
-	}}
-	mx := newMux(t, cfg)
-	cancelled := func() int {
-		res, err := call(t, mx, "cx", "stats", `{}`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var st struct{ Cancelled int }
-		if err := json.Unmarshal([]byte(plain(res)), &st); err != nil {
-			t.Fatal(err)
-		}
-		return st.Cancelled
-	}
-	if _, err := call(t, mx, "cx", "slow", `{"ms": 20000}`); err == nil {
-		t.Fatal("slow call did not time out")
-	}
-	waitFor(t, 5*time.Second, "the server handler's ctx to be cancelled by the timeout", func() bool { return cancelled() == 1 })
-
-	ctx, cancel := context.WithCancel(t.Context())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	if _, err := mx.CallTool(ctx, "cx", "slow", json.RawMessage(`{"ms": 20000}`)); err == nil {
-		t.Fatal("cancelled call succeeded")
-	}
-	waitFor(t, 5*time.Second, "the server handler's ctx to be cancelled by the caller", func() bool { return cancelled() == 2 })
-}
-
 // TestConnectTimeout: servers that never answer initialize are down after
 // their connect timeout, and New returns.
 func TestConnectTimeout(t *testing.T) {
@@ -334,71 +301,6 @@ func TestToolListChangesDuringCalls(t *testing.T) {
 	res, err := call(t, mx, "dyn", "gen_49", `{}`)
 	if err != nil || plain(res) != "gen_49" {
 		t.Errorf("new tool: %v %v", plain(res), err)
-	}
-}
-
-// TestCircuitBreaker: consecutive timeouts open the circuit, whose error
-// names the server and when calls resume; IsError results do not count; a
-// trial call after the cooldown closes it.
-func TestCircuitBreaker(t *testing.T) {
-	cfg := &config.Fleet{Servers: []config.Server{{Name: "cb", Kind: "test", Transport: "stdio", Command: "(in-process)", CallTimeout: 50 * time.Millisecond}}}
-	mx := newMux(t, cfg, mcpfleet.WithInProcess("cb", "test", testfleet.NewServer("cb", testfleet.Options{})),
-		mcpfleet.WithCircuitBreaker(3, 300*time.Millisecond))
-	for range 10 {
-		if res, err := call(t, mx, "cb", "fail", `{}`); err != nil || !res.IsError {
-			t.Fatalf("fail: %v", err)
-		}
-	}
-	for i := range 3 {
-		_, err := call(t, mx, "cb", "slow", `{"ms": 2000}`)
-		var up *mcpfleet.UpstreamError
-		if !errors.As(err, &up) || !up.Timeout {
-			t.Fatalf("slow call %d: %v, want a timeout", i, err)
-		}
-	}
-	_, err := call(t, mx, "cb", "echo", `{"text":"x"}`)
-	var rej *mcpfleet.RejectError
-	if !errors.As(err, &rej) || rej.Reason != mcpfleet.ReasonCircuitOpen {
-		t.Fatalf("after 3 timeouts: %v, want circuit_open", err)
-	}
-	if msg := err.Error(); !strings.Contains(msg, `"cb"`) || !strings.Contains(msg, "resume after") {
-		t.Errorf("circuit_open text lacks the server or the retry time:\n%s", msg)
-	}
-	if st := statusOf(mx, "cb"); st.CircuitOpenUntil.IsZero() || st.Failures != 3 {
-		t.Errorf("status = %+v, want an open circuit after 3 failures", st)
-	}
-	time.Sleep(350 * time.Millisecond)
-	if res, err := call(t, mx, "cb", "echo", `{"text":"x"}`); err != nil || plain(res) != "cb: x" {
-		t.Fatalf("trial call after cooldown: %v %v", plain(res), err)
-	}
-	if st := statusOf(mx, "cb"); !st.CircuitOpenUntil.IsZero() || st.Failures != 0 {
-		t.Errorf("status after a good trial = %+v, want closed", st)
-	}
-}
-
-// TestQueueTimeout: a call waiting for a slot is rejected as overloaded
-// after the queue timeout, well before the call timeout.
-func TestQueueTimeout(t *testing.T) {
-	cfg := &config.Fleet{Servers: []config.Server{{Name: "one", Kind: "test", Transport: "stdio", Command: "(in-process)", MaxInFlight: 1, CallTimeout: 10 * time.Second}}}
-	mx := newMux(t, cfg, mcpfleet.WithInProcess("one", "test", testfleet.NewServer("one", testfleet.Options{})),
-		mcpfleet.WithQueueTimeout(100*time.Millisecond))
-	done := make(chan error, 1)
-	go func() {
-		_, err := call(t, mx, "one", "slow", `{"ms": 1500}`)
-		done <- err
-	}()
-	waitFor(t, 5*time.Second, "the slot to be taken", func() bool { return statusOf(mx, "one").InFlight == 1 })
-	start := time.Now()
-	_, err := call(t, mx, "one", "echo", `{"text":"x"}`)
-	var rej *mcpfleet.RejectError
-	if !errors.As(err, &rej) || rej.Reason != mcpfleet.ReasonOverloaded {
-		t.Fatalf("queued call: %v, want overloaded", err)
-	}
-	if el := time.Since(start); el > time.Second {
-		t.Errorf("queued call waited %v; the queue timeout is 100ms", el)
-	}
-	if err := <-done; err != nil {
-		t.Errorf("the slot holder failed: %v", err)
 	}
 }
 
