@@ -63,6 +63,13 @@
 //     model as if trusted. It is fleet-wide rather than per kind because
 //     offloaded previews and ReadResult/GrepResult pages are enveloped by
 //     the same switch, and one setting keeps all three consistent.
+//   - telemetry (map): traces (otlp, none), metrics (prometheus, none),
+//     service_name, semconv (only "1.41.0", the version emitted) and
+//     capture_bytes (> 0 records arguments and results on spans); unset
+//     keys leave the choice to the OTEL_* variables. See [Telemetry] and
+//     docs/observability.md.
+//   - audit (map): path (the folder must exist; relative to the file's
+//     folder), max_bytes, max_files: one JSON line per call. See [Audit].
 //
 // Any other key is reported as a problem, with the nearest valid key, so a
 // typo such as "comand" cannot silently drop configuration.
