@@ -40,6 +40,17 @@ func BenchmarkCallTool(b *testing.B) {
 			}
 		})
 	}
+	// direct-listed-meta sends a traceparent in _meta, as a traced Mux
+	// does: what mcp-go's client and server spend on carrying it.
+	b.Run("direct-listed-meta", func(b *testing.B) {
+		c := benchClient(b, true)
+		meta := &mcp.Meta{AdditionalFields: map[string]any{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for b.Loop() {
+			directCallMeta(b, c, raw, meta)
+		}
+	})
 	// mux is the default: neutralization envelope and offload check on.
 	// mux-bare turns both off, to show what they cost on a small result.
 	for _, v := range []struct {
@@ -160,8 +171,11 @@ func benchClient(b *testing.B, listed bool) *client.Client {
 	return c
 }
 
-func directCall(b *testing.B, c *client.Client, raw json.RawMessage) {
+func directCall(b *testing.B, c *client.Client, raw json.RawMessage) { directCallMeta(b, c, raw, nil) }
+
+func directCallMeta(b *testing.B, c *client.Client, raw json.RawMessage, meta *mcp.Meta) {
 	req := mcp.CallToolRequest{}
+	req.Params.Meta = meta
 	req.Params.Name = "pods_log"
 	// Decoding is part of the work either way: the model's arguments
 	// arrive as JSON.
