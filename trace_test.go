@@ -150,3 +150,26 @@ func TestTracingOff(t *testing.T) {
 		t.Errorf("TracerProvider() = %v without tracing, want nil", tp)
 	}
 }
+
+// FuzzExtractTraceContext: whatever a client puts in _meta, extraction
+// never panics, and yields either no span context or a valid one.
+func FuzzExtractTraceContext(f *testing.F) {
+	f.Add("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "vendor=a")
+	f.Add("00-00000000000000000000000000000000-0000000000000000-00", "")
+	f.Add("ff-zz", ",,=,")
+	f.Fuzz(func(t *testing.T, parent, state string) {
+		meta := &mcp.Meta{AdditionalFields: map[string]any{"traceparent": parent, "tracestate": state}}
+		sc := trace.SpanContextFromContext(mcpfleet.ExtractTraceContext(context.Background(), meta))
+		if sc.IsValid() && !sc.IsRemote() {
+			t.Errorf("extracted %v is not marked remote", sc)
+		}
+		// Re-injecting what was extracted gives the same context back.
+		if sc.IsValid() {
+			ctx := trace.ContextWithSpanContext(context.Background(), sc)
+			back := trace.SpanContextFromContext(mcpfleet.ExtractTraceContext(context.Background(), mcpfleet.InjectTraceContext(ctx, nil)))
+			if back.TraceID() != sc.TraceID() || back.SpanID() != sc.SpanID() {
+				t.Errorf("round trip: %v, want %v", back, sc)
+			}
+		}
+	})
+}

@@ -195,3 +195,37 @@ func TestHash(t *testing.T) {
 		t.Errorf("Hash = %s, want sha256 of {\"a\":\"<x>\",\"b\":1} = %s", a, want)
 	}
 }
+
+// FuzzOpen: whatever a previous process left in the file, Open then Write
+// leaves a file that ends with a whole line, and the new line parses.
+func FuzzOpen(f *testing.F) {
+	f.Add([]byte("{\"tool\":\"a\"}\n{\"to"))
+	f.Add([]byte("no newline at all"))
+	f.Add([]byte("\n\n\n"))
+	f.Fuzz(func(t *testing.T, old []byte) {
+		path := filepath.Join(t.TempDir(), "audit.jsonl")
+		if err := os.WriteFile(path, old, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		l, err := audit.Open(audit.Config{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Write(record(1, 1)); err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		var r audit.Record
+		if !strings.HasSuffix(string(data), "\n") || json.Unmarshal([]byte(lines[len(lines)-1]), &r) != nil || r.Tool != "pods_log" {
+			t.Errorf("after Open and Write: %q", data)
+		}
+		if kept := strings.TrimSuffix(string(data), lines[len(lines)-1]+"\n"); !strings.HasPrefix(string(old), kept) {
+			t.Errorf("Open changed more than a torn tail: kept %q of %q", kept, old)
+		}
+	})
+}
