@@ -60,3 +60,18 @@ func isOTelSDK(imp string) bool {
 	}
 	return false
 }
+
+// TestRedisStaysOptional: the library packages do not link go-redis; only
+// the stores/ packages (and what a program chooses to import) do.
+func TestRedisStaysOptional(t *testing.T) {
+	pkgs := []string{".", "./config", "./catalog", "./internal/gateway", "./adapters/eino", "./subagent", "./orchestrator"}
+	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/redis/go-redis") {
+			t.Errorf("%s is linked by the library packages; keep Redis in stores/", dep)
+		}
+	}
+}

@@ -38,6 +38,8 @@ type options struct {
 	store          ResultStore
 	noOffload      bool
 	noNeutralize   bool
+	cache          ResponseCache
+	cacheScope     func(context.Context) string
 }
 
 type inprocessServer struct {

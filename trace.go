@@ -30,6 +30,7 @@ const (
 	AttrDefused        = "mcpfleet.defused"
 	AttrArguments      = "mcpfleet.arguments"
 	AttrResult         = "mcpfleet.result"
+	AttrCache          = "mcpfleet.cache"
 )
 
 // Semantic-convention keys (v1.41.0), spelled out so that the root
@@ -42,7 +43,8 @@ const (
 )
 
 // WithTracerProvider traces every CallTool: an execute_tool span per call
-// (server, kind, tool, outcome, reason, repairs, offloaded bytes, and an
+// (server, kind, tool, outcome, reason, repairs, offloaded bytes, how the
+// response cache answered, and an
 // event for each stage that changed or refused the call) and, when the call
 // reaches its server, a client span "tools/call <tool>" whose W3C trace
 // context is sent to the server in the request's _meta (traceparent,
@@ -300,6 +302,15 @@ func (s spanEvents) Defused(ctx context.Context, c *Call, n int) {
 	trace.SpanFromContext(ctx).AddEvent("defused", trace.WithAttributes(attribute.String(AttrStage, "neutralize"), attribute.Int(AttrDefused, n)))
 	if s.inner != nil {
 		s.inner.Defused(ctx, c, n)
+	}
+}
+
+// Cached records how the response cache answered as the span's
+// mcpfleet.cache attribute (hit, shared, miss).
+func (s spanEvents) Cached(ctx context.Context, c *Call, r CacheResult) {
+	trace.SpanFromContext(ctx).SetAttributes(attribute.String(AttrCache, string(r)))
+	if s.inner != nil {
+		s.inner.Cached(ctx, c, r)
 	}
 }
 

@@ -52,6 +52,10 @@ type Fleet struct {
 	Neutralize *bool `koanf:"neutralize" json:"neutralize,omitempty"`
 	// Search tunes tool search (searchTools and `mcpfleet search`).
 	Search Search `koanf:"search" json:"search,omitzero"`
+	// Cache opts kinds into the response cache.
+	Cache Cache `koanf:"cache" json:"cache,omitzero"`
+	// RateLimits bounds each caller's calls per kind (mcpfleet serve).
+	RateLimits RateLimits `koanf:"rate_limits" json:"rate_limits,omitzero"`
 	// Telemetry chooses the trace and metric exporters (telemetry.go).
 	Telemetry Telemetry `koanf:"telemetry" json:"telemetry,omitzero"`
 	// Audit turns on the audit log, one JSON line per call.
@@ -273,6 +277,8 @@ func (f *Fleet) Redacted() *Fleet {
 func (f *Fleet) clone() *Fleet {
 	out := *f
 	out.Neutralize = clonePtr(f.Neutralize)
+	out.Cache = f.Cache.clone()
+	out.RateLimits.Kinds = maps.Clone(f.RateLimits.Kinds)
 	out.Search.Synonyms = maps.Clone(f.Search.Synonyms)
 	out.Search.Lexicon = clonePtr(f.Search.Lexicon)
 	out.Search.Rerank = clonePtr(f.Search.Rerank)

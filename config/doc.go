@@ -56,6 +56,10 @@
 //     cut off; see Reliability keys below.
 //   - result_store (map): bounds of the in-memory store that keeps
 //     offloaded results; see Result store keys below.
+//   - cache (map): which kinds' tool results the response cache keeps;
+//     see Cache keys below.
+//   - rate_limits (map): calls per minute each caller of mcpfleet serve
+//     may make to a kind; see Rate limit keys below.
 //   - neutralize (boolean, default true): false returns tool output as the
 //     server sent it, without the envelope that marks it as data and
 //     defuses text imitating instructions. Only for a fleet whose consumer
@@ -213,6 +217,50 @@
 //     Long enough for an agent to page through it, short enough that
 //     memory is not held for a finished task.
 //
+// # Cache keys
+//
+// The response cache answers a repeated call from a kept result instead of
+// the server. Only a tool that declares both readOnlyHint and
+// idempotentHint is ever cached, whatever the file says; the multiplexer
+// warns at start, naming each configured tool it will not cache.
+//
+//	cache:
+//	  kinds:
+//	    kubernetes: {ttl: 30s, tools: [pods_list, pods_log]}
+//	    gitlab: {ttl: 2m}   # every tool of the kind that has both hints
+//
+// Its keys:
+//
+//   - kinds (map of kind to settings): the kinds cached; each key must be
+//     the kind of some server.
+//   - kinds.<kind>.ttl (duration, required, > 0): how long a result stays
+//     cached. A stale answer is the price; pick it per kind from how fast
+//     its data changes.
+//   - kinds.<kind>.tools (list of tool names): only these tools; absent
+//     means every tool of the kind that has both hints.
+//
+// # Rate limit keys
+//
+// mcpfleet serve counts each bearer token's calls (without tokens, all
+// callers share one count) and refuses those over the limit with a tool
+// result that says when to retry.
+//
+//	rate_limits:
+//	  on_store_error: open
+//	  kinds:
+//	    kubernetes: {calls_per_minute: 60, per: server}
+//
+// Its keys:
+//
+//   - on_store_error (string, default "open"): what a limit does when its
+//     shared store (Redis) cannot be reached: "open" lets calls through,
+//     "closed" refuses them.
+//   - kinds.<kind>.calls_per_minute (integer, required, > 0): calls one
+//     caller may make per minute; a whole minute's calls may be spent at
+//     once.
+//   - kinds.<kind>.per (string, default "server"): "server" counts each
+//     server of the kind apart, "kind" counts them together.
+//
 // # Merging kind and server settings
 //
 // [Fleet.Transformers] is the kind's list then the server's, duplicates
@@ -292,7 +340,8 @@
 // text says which), an error wrapping the I/O error when the file cannot be
 // read, and otherwise one *[ValidationError] with every [Problem]. A
 // Problem's Server is "servers[i] (name)", "kind_settings.<kind>",
-// "reliability", "reliability.breaker", "result_store", or "" for the top
+// "reliability", "reliability.breaker", "result_store", "cache.kinds.<kind>",
+// "rate_limits", "rate_limits.kinds.<kind>", or "" for the top
 // level and for MCPFLEET_ variables (then Field is the variable's name). An unknown key is reported with Field "key" and the key
 // as Value. A wrong type names the expected and the found shape, never the
 // value. Problems are listed in a stable order: environment problems

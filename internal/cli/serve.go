@@ -85,7 +85,8 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 			log.Warn("telemetry: flushing at exit failed", "err", err)
 		}
 	}()
-	opts := append([]mcpfleet.Option{mcpfleet.WithLogger(log)}, tel.MuxOptions()...)
+	// Callers with the same scopes share cached results.
+	opts := append([]mcpfleet.Option{mcpfleet.WithLogger(log), mcpfleet.WithCacheScope(gateway.CacheScope)}, tel.MuxOptions()...)
 	if c.strict {
 		opts = append(opts, mcpfleet.WithStrict())
 	}

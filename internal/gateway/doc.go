@@ -39,6 +39,18 @@
 // result offloaded for one token reads back with that token only; any other
 // gets the answer an unknown handle gets.
 //
+// # Rate limits
+//
+// The fleet file's rate_limits section bounds each caller's callTool
+// requests per kind (calls per minute, per server or for the whole kind);
+// each token is one caller, and callers without one share a budget. A call
+// over the limit is refused before the Mux sees it, with a tool result that
+// says when to retry, and counted as rate_limited in /metrics.
+// [Config.Limiter] counts: [MemoryLimiter] in one process by default,
+// stores/redislimit across replicas. When it fails, on_store_error says
+// whether calls go through (open) or are refused (closed). [CacheScope]
+// keys the Mux's response cache by the caller's scopes.
+//
 // # HTTP endpoints
 //
 //   - /mcp: streamable HTTP MCP.

@@ -47,6 +47,11 @@ type Config struct {
 	DrainTimeout time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Limiter counts the rate limits of the fleet file's rate_limits
+	// section (Mux.Config().RateLimits); nil means a MemoryLimiter, which
+	// counts in this process only. stores/redislimit shares the counts
+	// between replicas.
+	Limiter Limiter
 	// MetricsHandler serves /metrics, typically the Prometheus exporter's
 	// handler (telemetry.Telemetry.MetricsHandler) over the same Metrics
 	// the Mux was built with. nil leaves /metrics unserved.
@@ -61,6 +66,7 @@ type Gateway struct {
 	log *slog.Logger
 	// inflight counts requests being served; shutdown waits for it.
 	inflight atomic.Int64
+	limits   *limits // nil when no kind is rate limited
 	// draining is set at shutdown: new calls are refused while those in
 	// flight finish.
 	draining atomic.Bool
@@ -94,6 +100,7 @@ func New(cfg Config) (*Gateway, error) {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	g := &Gateway{cfg: cfg, mux: cfg.Mux, log: cfg.Logger}
+	g.limits = newLimits(cfg.Mux.Config().RateLimits, cfg.Limiter)
 	g.srv = server.NewMCPServer(cfg.Name, cfg.Version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),

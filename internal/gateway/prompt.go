@@ -3,6 +3,7 @@ package gateway
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Model-facing text lives here: tool descriptions, the instructions, the
@@ -76,6 +77,17 @@ func describeAmbiguous(name string, options []string) string {
 }
 
 const describeNone = "Name at least one tool: \"tool\", \"kind.tool\" or \"server.tool\" (searchTools finds them)."
+
+// rateLimited refuses a call over a rate limit; retry is rounded up to a
+// whole second, at least one.
+func rateLimited(what string, perMinute int, retry time.Duration) string {
+	secs := int((retry + time.Second - 1) / time.Second)
+	return fmt.Sprintf("Rate limited: your calls to %s are over %d per minute, so the call was not sent. Retry after %d s.", what, perMinute, max(secs, 1))
+}
+
+// limitsUnavailable refuses a call when the limits cannot be checked and
+// rate_limits.on_store_error is closed.
+const limitsUnavailable = "Rate limited: the rate limits cannot be checked right now, so the call was not sent. Retry after 5 s."
 
 const shuttingDown = "The fleet gateway is shutting down; the call was not sent. Retry once it is back."
 

@@ -332,6 +332,10 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 			g.refused(ctx, srv, tool, rej.Reason)
 			return mcp.NewToolResultError(rej.Error()), nil
 		}
+		if refusal := g.admit(ctx, srv, kind); refusal != "" {
+			g.refused(ctx, srv, tool, ReasonRateLimited)
+			return mcp.NewToolResultError(refusal), nil
+		}
 	}
 	var raw []byte
 	var err error

@@ -19,6 +19,7 @@ const (
 	KeyTool    = "mcpfleet.tool"
 	KeyOutcome = "mcpfleet.outcome"
 	KeyReason  = "mcpfleet.reason"
+	KeyCache   = "mcpfleet.cache"
 	// KeyTransformer names the normalizer of a repair.
 	KeyTransformer = "mcpfleet.transformer"
 	// KeyState is a server's connection state (up, down, connecting).
@@ -59,6 +60,7 @@ type Metrics struct {
 	offloads   metric.Int64Counter
 	defused    metric.Int64Counter
 	reconnects metric.Int64Counter
+	cache      metric.Int64Counter
 }
 
 var _ mcpfleet.Metrics = (*Metrics)(nil)
@@ -78,7 +80,7 @@ func New(cfg Config) (*Metrics, error) {
 	}
 	m := cfg.MeterProvider.Meter("github.com/mcpfleet/mcpfleet")
 	out := Metrics{meter: m}
-	var errs [12]error
+	var errs [13]error
 	out.calls, errs[0] = m.Int64Counter("mcpfleet.calls", metric.WithDescription("Tool calls by server, tool and outcome."), metric.WithUnit("{call}"))
 	out.duration, errs[1] = m.Float64Histogram("mcpfleet.call.duration", metric.WithDescription("Tool call duration, gates included."),
 		metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(buckets...))
@@ -91,6 +93,7 @@ func New(cfg Config) (*Metrics, error) {
 	out.client, errs[8] = mcpconv.NewClientOperationDuration(m, metric.WithExplicitBucketBoundaries(buckets...))
 	out.server, errs[9] = mcpconv.NewServerOperationDuration(m, metric.WithExplicitBucketBoundaries(buckets...))
 	out.active, errs[10] = m.Int64UpDownCounter("mcpfleet.gateway.requests.active", metric.WithDescription("Gateway requests being served now."), metric.WithUnit("{request}"))
+	out.cache, errs[11] = m.Int64Counter("mcpfleet.cache", metric.WithDescription("Calls the response cache covers, by how it answered: hit, shared or miss."), metric.WithUnit("{call}"))
 	if err := errors.Join(errs[:]...); err != nil {
 		return nil, err
 	}
@@ -209,4 +212,10 @@ func (m *Metrics) Defused(ctx context.Context, c *mcpfleet.Call, n int) {
 // Reconnected counts a server coming back.
 func (m *Metrics) Reconnected(ctx context.Context, server string) {
 	m.reconnects.Add(context.WithoutCancel(ctx), 1, metric.WithAttributes(attribute.String(KeyServer, server)))
+}
+
+// Cached counts a call the response cache covered, by how it answered.
+func (m *Metrics) Cached(ctx context.Context, c *mcpfleet.Call, r mcpfleet.CacheResult) {
+	attrs := append(callAttrs(c), attribute.String(KeyCache, string(r)))
+	m.cache.Add(context.WithoutCancel(ctx), 1, metric.WithAttributeSet(attribute.NewSet(attrs...)))
 }
