@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -172,4 +173,37 @@ func FuzzExtractTraceContext(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTracingCache: how the response cache answered is on the call's span,
+// and a hit has no client span, since nothing was sent.
+func TestTracingCache(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	cfg := &config.Fleet{Cache: config.Cache{Kinds: map[string]config.KindCache{"test": {TTL: time.Minute}}}}
+	mx, err := mcpfleet.New(t.Context(), cfg, mcpfleet.WithHealthInterval(-1), mcpfleet.WithTracerProvider(tp),
+		mcpfleet.WithInProcess("s1", "test", testfleet.NewServer("s1", testfleet.Options{})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mx.Close()
+	for range 2 {
+		if _, err := mx.CallTool(t.Context(), "s1", "echo", json.RawMessage(`{"text":"a"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, s := range rec.Ended() {
+		cache := ""
+		for _, a := range s.Attributes() {
+			if a.Key == mcpfleet.AttrCache {
+				cache = a.Value.AsString()
+			}
+		}
+		got = append(got, s.Name()+" "+cache)
+	}
+	want := []string{"tools/call echo ", "execute_tool echo miss", "execute_tool echo hit"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("spans (-want +got):\n%s", diff)
+	}
 }
