@@ -40,6 +40,8 @@ func TestDependencies(t *testing.T) {
 				t.Errorf("%s is a leaf but imports %s", path, imp)
 			case strings.HasPrefix(imp, "github.com/cloudwego/eino") && !allowed(pkg, einoOK):
 				t.Errorf("%s imports eino (%s); only the agent layers may", path, imp)
+			case strings.HasPrefix(imp, "github.com/redis/go-redis/") && !strings.HasPrefix(pkg, "stores/"):
+				t.Errorf("%s imports %s; go-redis stays in stores/, so programs without Redis never link it", path, imp)
 			case strings.HasPrefix(imp, "go.opentelemetry.io/") && leaves[pkg]:
 				t.Errorf("%s is a leaf but imports %s", path, imp)
 			case isOTelSDK(imp) && !allowed(pkg, otelSDKOK):

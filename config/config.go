@@ -46,6 +46,9 @@ type Fleet struct {
 	KindSettings  map[string]KindSettings `koanf:"kind_settings" json:"kind_settings,omitempty"`
 	Reliability   Reliability             `koanf:"reliability" json:"reliability,omitzero"`
 	ResultStore   ResultStore             `koanf:"result_store" json:"result_store,omitzero"`
+	// Store chooses where state that replicas of `mcpfleet serve` share
+	// lives: offloaded results and conversations' loaded tools.
+	Store Store `koanf:"store" json:"store,omitzero"`
 	// Neutralize, when false, turns off the envelope that marks tool
 	// output as data; nil means on. A pointer, because "absent" and
 	// "false" must differ.
@@ -270,6 +273,9 @@ func (f *Fleet) Redacted() *Fleet {
 				s.URL = u.Redacted()
 			}
 		}
+	}
+	if out.Store.Redis.URL != "" {
+		out.Store.Redis.URL = out.Store.Redis.RedactedURL()
 	}
 	return out
 }

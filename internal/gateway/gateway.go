@@ -52,10 +52,26 @@ type Config struct {
 	// counts in this process only. stores/redislimit shares the counts
 	// between replicas.
 	Limiter Limiter
+	// Activations keeps the tools each conversation described (see
+	// HeaderConversation); nil means conversations are not kept.
+	Activations catalog.ActivationStore
+	// Store, if set, is the shared state's health check: /healthz says
+	// degraded while it fails. StoreBackend names it ("redis").
+	Store        Pinger
+	StoreBackend string
+	// MaxRequestBytes bounds a /mcp request body; 0 means
+	// DefaultMaxRequestBytes. A larger body is refused with HTTP 413.
+	MaxRequestBytes int64
 	// MetricsHandler serves /metrics, typically the Prometheus exporter's
 	// handler (telemetry.Telemetry.MetricsHandler) over the same Metrics
 	// the Mux was built with. nil leaves /metrics unserved.
 	MetricsHandler http.Handler
+}
+
+// Pinger is a health check of shared state, such as
+// redisstore.Stores.Ping.
+type Pinger interface {
+	Ping(ctx context.Context) error
 }
 
 // Gateway is the fleet as one MCP server. It is safe for concurrent use.
@@ -95,6 +111,9 @@ func New(cfg Config) (*Gateway, error) {
 	cfg.Scopes = slices.Clone(cfg.Scopes)
 	if cfg.DrainTimeout <= 0 {
 		cfg.DrainTimeout = DefaultDrainTimeout
+	}
+	if cfg.MaxRequestBytes <= 0 {
+		cfg.MaxRequestBytes = DefaultMaxRequestBytes
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
