@@ -33,6 +33,8 @@ type options struct {
 	breakerN       int
 	breakerWait    time.Duration
 	metrics        Metrics
+	tel            *tracing                   // nil: tracing off (see trace.go)
+	audit          interface{ Close() error } // the fleet file's audit log (audit.go)
 	store          ResultStore
 	noOffload      bool
 	noNeutralize   bool

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
@@ -86,17 +87,15 @@ func (g *Gateway) grepResult(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	return mcp.NewToolResultText(out), nil
 }
 
-// track counts a request and holds it in flight until it returns, so that
-// shutdown can wait for it.
+// track observes a request (see observe: in flight, counted, traced) and
+// refuses it while shutting down.
 func (g *Gateway) track(name string, h server.ToolHandlerFunc) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		g.counters.begin(name)
-		defer g.counters.end()
+	return g.observe(name, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if g.draining.Load() {
 			return mcp.NewToolResultError(shuttingDown), nil
 		}
 		return h(ctx, req)
-	}
+	})
 }
 
 // kinds returns the kinds with at least one tool the scopes permit.
@@ -340,16 +339,15 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	case tool == "":
 		return mcp.NewToolResultError(argMissing("tool")), nil
 	}
-	g.counters.server(srv)
 	if kind, ok := g.mux.KindOf(srv); ok {
 		if e, ok := g.catalog().Lookup(kind, tool); ok && slices.Contains(e.Servers, srv) && !catalog.Permitted(e, g.scopes(ctx)) {
 			rej := &mcpfleet.RejectError{Server: srv, Tool: tool, Reason: mcpfleet.ReasonNotPermitted,
 				Problems: []mcpfleet.Problem{{Path: "tool", Hint: "It needs scope " + strings.Join(e.Scopes, ", ") + "."}}}
-			g.counters.outcome(mcpfleet.StatusRejected, rej.Reason)
+			g.refused(ctx, srv, tool, rej.Reason)
 			return mcp.NewToolResultError(rej.Error()), nil
 		}
 		if refusal := g.admit(ctx, srv, kind); refusal != "" {
-			g.counters.outcome(mcpfleet.StatusRejected, ReasonRateLimited)
+			g.refused(ctx, srv, tool, ReasonRateLimited)
 			return mcp.NewToolResultError(refusal), nil
 		}
 	}
@@ -367,31 +365,13 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	var rej *mcpfleet.RejectError
 	var up *mcpfleet.UpstreamError
 	switch {
+	// The Mux counted the call's outcome through its Metrics.
 	case errors.As(err, &rej):
-		st := mcpfleet.StatusRejected
-		if rej.Reason == mcpfleet.ReasonServerDown || rej.Reason == mcpfleet.ReasonCircuitOpen {
-			st = mcpfleet.StatusDown
-		}
-		g.counters.outcome(st, rej.Reason)
 		return mcp.NewToolResultError(rej.Error()), nil
 	case errors.As(err, &up):
-		st := mcpfleet.StatusUpstreamError
-		if up.Timeout {
-			st = mcpfleet.StatusTimeout
-		}
-		g.counters.outcome(st, "")
 		return mcp.NewToolResultError(upstreamText(up)), nil
 	case err != nil:
-		g.counters.outcome(mcpfleet.StatusUpstreamError, "")
 		return mcp.NewToolResultError(upstreamText(fmt.Errorf("%s.%s: %w", srv, tool, err))), nil
-	}
-	switch {
-	case res.IsError:
-		g.counters.outcome(mcpfleet.StatusToolError, "")
-	case len(res.Repairs) > 0:
-		g.counters.outcome(mcpfleet.StatusRepaired, "")
-	default:
-		g.counters.outcome(mcpfleet.StatusOK, "")
 	}
 	out := res.CallToolResult
 	if len(res.Repairs) > 0 {
@@ -450,8 +430,8 @@ func hasProperty(t mcp.Tool, name string) bool {
 // upstream server reads them back from the ctx of the call the Mux makes
 // (and rejects the call: "Mcp-Name header value callTool does not match
 // body value pods_delete"), and would apply its protocol state to our
-// client's session. The price is that values such as trace spans do not
-// cross the gateway.
+// client's session. The request's span is kept too, so the Mux's spans
+// are children of the gateway's server span.
 type detached struct {
 	context.Context
 	values context.Context
@@ -465,6 +445,9 @@ func detach(ctx context.Context, scopes []string) context.Context {
 	// offloads; losing it here would hand every token's results to all.
 	if id := mcpfleet.CallerFrom(ctx); id != "" {
 		values = mcpfleet.WithCaller(values, id)
+	}
+	if span := trace.SpanFromContext(ctx); span.SpanContext().IsValid() {
+		values = trace.ContextWithSpan(values, span)
 	}
 	return detached{Context: ctx, values: values}
 }
