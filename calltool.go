@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/internal/detach"
 	"github.com/mcpfleet/mcpfleet/normalizers"
 )
 
@@ -37,7 +38,7 @@ func (m *Mux) CallTool(ctx context.Context, server, tool string, args json.RawMe
 	res, err := m.call(ctx, c, args)
 	if len(m.opts.after) > 0 || m.opts.metrics != nil {
 		o := Outcome{Result: res, Err: err, Duration: time.Since(start)}
-		o.Status, o.Reason = classify(c, res, err)
+		o.Status, o.Reason = Classify(res, err)
 		for _, h := range m.opts.after {
 			h(ctx, c, o)
 		}
@@ -51,30 +52,6 @@ func (m *Mux) CallTool(ctx context.Context, server, tool string, args json.RawMe
 	return res, err
 }
 
-func classify(c *Call, res *Result, err error) (Status, Reason) {
-	var rej *RejectError
-	var up *UpstreamError
-	switch {
-	case errors.As(err, &rej):
-		if rej.Reason == ReasonServerDown || rej.Reason == ReasonCircuitOpen {
-			return StatusDown, rej.Reason
-		}
-		return StatusRejected, rej.Reason
-	case errors.As(err, &up):
-		if up.Timeout {
-			return StatusTimeout, ""
-		}
-		return StatusUpstreamError, ""
-	case err != nil:
-		return StatusUpstreamError, ""
-	case res != nil && res.IsError:
-		return StatusToolError, ""
-	case len(c.Repairs) > 0:
-		return StatusRepaired, ""
-	}
-	return StatusOK, ""
-}
-
 func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, error) {
 	// 1. Resolve.
 	sc, err := m.resolveServer(c.Server, c.Tool)
@@ -86,14 +63,9 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 	if cl == nil || state != StateUp {
 		return nil, serverDown(c.Server, c.Tool, state, lastErr)
 	}
-	te := sc.tool(c.Tool)
-	if te == nil {
-		names := sc.toolNames()
-		p := Problem{Path: "tool", Got: fmt.Sprintf("%q", brief(c.Tool)), Want: fmt.Sprintf("a tool of %s (%d tools)", c.Server, len(names))}
-		if n := nearest(c.Tool, names); n != "" {
-			p.Hint = fmt.Sprintf("Did you mean %q?", n)
-		}
-		return nil, reject(c.Server, c.Tool, ReasonUnknownTool, p)
+	te, err := resolveTool(sc, c.Tool)
+	if err != nil {
+		return nil, err
 	}
 	c.Definition = te.def
 	schema, decoded, serr := te.compiled(c.Server)
@@ -229,7 +201,9 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	defer cancel()
 	var upctx context.Context = cctx
 	if sc.spec.Transport == "inprocess" {
-		upctx = noValues{cctx}
+		var stop context.CancelFunc
+		upctx, stop = detach.Values(cctx)
+		defer stop()
 	}
 	req := mcp.CallToolRequest{}
 	req.Params.Name = c.Tool
@@ -256,33 +230,6 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 		return nil, &UpstreamError{Server: c.Server, Tool: c.Tool, Err: errors.New("empty result")}
 	}
 	return out, nil
-}
-
-// noValues keeps a context's deadline and cancellation but none of its
-// values. An in-process mcp-go server reads per-request state (the HTTP
-// headers, the client session) from ctx values; a call relayed from an outer
-// MCP server, such as mcpfleet serve, must not hand it the outer request's.
-//
-// It wraps the call's own timeout context, never the caller's: the context
-// package finds a parent's cancellation through Value, so each context
-// derived from a wrapper that hides every value (mcp-go derives one per
-// request) starts a goroutine to watch Done, which cost more than all of the
-// gates together. Value therefore answers the one lookup whose answer is a
-// context sharing the wrapped context's Done channel, the context package's
-// own, and nothing else: no value the caller stored can be such a context,
-// since the wrapped one was made after it. That package's key is an *int;
-// other keys are refused without walking the caller's chain, which mcp-go
-// would otherwise do for each of the several keys it looks up per request.
-type noValues struct{ context.Context }
-
-func (n noValues) Value(key any) any {
-	if _, ok := key.(*int); !ok {
-		return nil
-	}
-	if c, ok := n.Context.Value(key).(context.Context); ok && c.Done() == n.Context.Done() {
-		return c
-	}
-	return nil
 }
 
 // isTransportFailure tells a dead connection from a JSON-RPC error answer:

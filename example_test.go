@@ -89,7 +89,7 @@ kind_settings:
 	var rej *mcpfleet.RejectError
 	if errors.As(err, &rej) {
 		fmt.Println(rej.Reason)
-		fmt.Println(err)
+		fmt.Println(rej.ModelText())
 	}
 	// Output:
 	// k8s-1 got {"name":"api-7f9c","tail":50} [coerceTypes field_map]

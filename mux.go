@@ -55,6 +55,7 @@ type snapshot struct {
 	groups  []kindgroups.Group
 	servers []kindgroups.Server // in m.names order, the lists groups were folded from
 	index   map[string]int      // server name -> position in servers
+	version uint64              // see Mux.Version
 }
 
 // New connects every server of cfg at once and returns when all have
@@ -278,6 +279,12 @@ func (m *Mux) Overview() string { return kindgroups.Overview(m.KindGroups()) }
 // agree with each other; a call may see a newer list a moment earlier.
 func (m *Mux) Servers() []kindgroups.Server { return slices.Clone(m.snap.Load().servers) }
 
+// Version numbers the snapshot that KindGroups, Servers, Tools and Tool
+// read. It grows whenever a tool list changes, so something built from
+// them (a catalog) is current while Version is what it was when the
+// building began.
+func (m *Mux) Version() uint64 { return m.snap.Load().version }
+
 // current reads every server's tool list now.
 func (m *Mux) current() []kindgroups.Server {
 	out := make([]kindgroups.Server, 0, len(m.names))
@@ -330,7 +337,11 @@ func (m *Mux) rebuild() {
 	for i, s := range servers {
 		index[s.Name] = i
 	}
-	m.snap.Store(&snapshot{groups: kindgroups.Fold(servers), servers: servers, index: index})
+	var version uint64
+	if old := m.snap.Load(); old != nil {
+		version = old.version + 1
+	}
+	m.snap.Store(&snapshot{groups: kindgroups.Fold(servers), servers: servers, index: index, version: version})
 }
 
 func (m *Mux) healthLoop() {

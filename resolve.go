@@ -3,13 +3,18 @@ package mcpfleet
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcpfleet/mcpfleet/internal/textdist"
 )
+
+// Stage 1 of CallTool: names to a connected server and one of its tools.
+// Unknown names are rejected with the nearest valid one.
 
 func (m *Mux) resolveServer(server, tool string) (*serverConn, error) {
 	sc, ok := m.servers[server]
 	if !ok {
 		p := Problem{Path: "server", Got: fmt.Sprintf("%q", brief(server)), Want: "one of " + strings.Join(m.names, ", ")}
-		if n := nearest(server, m.names); n != "" {
+		if n := textdist.NearestPart(server, m.names); n != "" {
 			p.Hint = fmt.Sprintf("Did you mean %q?", n)
 		}
 		return nil, reject(server, tool, ReasonUnknownServer, p)
@@ -23,4 +28,17 @@ func serverDown(server, tool string, state State, lastErr string) *RejectError {
 		why = string(state)
 	}
 	return reject(server, tool, ReasonServerDown, Problem{Path: "server", Got: fmt.Sprintf("%q, which is %s", server, state), Hint: "Last error: " + strings.TrimSuffix(brief(why), ".")})
+}
+
+func resolveTool(sc *serverConn, tool string) (*toolEntry, error) {
+	te := sc.tool(tool)
+	if te == nil {
+		names := sc.toolNames()
+		p := Problem{Path: "tool", Got: fmt.Sprintf("%q", brief(tool)), Want: fmt.Sprintf("a tool of %s (%d tools)", sc.name, len(names))}
+		if n := textdist.NearestPart(tool, names); n != "" {
+			p.Hint = fmt.Sprintf("Did you mean %q?", n)
+		}
+		return nil, reject(sc.name, tool, ReasonUnknownTool, p)
+	}
+	return te, nil
 }

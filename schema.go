@@ -12,6 +12,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/message"
+
+	"github.com/mcpfleet/mcpfleet/internal/textdist"
 )
 
 // maxSchemaBytes bounds what a server may send as one tool's schema; deeper
@@ -159,7 +161,7 @@ func leafProblem(e *jsonschema.ValidationError, schema map[string]any) Problem {
 			want = append(want, fmt.Sprint(w))
 		}
 		p := Problem{Path: path, Got: fmt.Sprintf("%q", brief(fmt.Sprint(k.Got))), Want: "one of " + strings.Join(want, ", ")}
-		if n := nearest(fmt.Sprint(k.Got), want); n != "" {
+		if n := textdist.NearestPart(fmt.Sprint(k.Got), want); n != "" {
 			p.Hint = fmt.Sprintf("Did you mean %q?", n)
 		}
 		return p
@@ -167,7 +169,7 @@ func leafProblem(e *jsonschema.ValidationError, schema map[string]any) Problem {
 		declared := propNames(sub)
 		p := Problem{Path: path + "/" + escapePointer(k.Properties[0]), Got: "unknown field " + quoteJoin(k.Properties),
 			Want: "only declared fields: " + strings.Join(declared, ", ")}
-		if n := nearest(k.Properties[0], declared); n != "" {
+		if n := textdist.NearestPart(k.Properties[0], declared); n != "" {
 			p.Hint = fmt.Sprintf("Did you mean %q?", n)
 		}
 		return p

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
+	detachctx "github.com/mcpfleet/mcpfleet/internal/detach"
 )
 
 // Tool names: a contract with every client and prompt that names them.
@@ -331,8 +332,8 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		if e, ok := g.catalog().Lookup(kind, tool); ok && slices.Contains(e.Servers, srv) && !catalog.Permitted(e, g.scopes(ctx)) {
 			rej := &mcpfleet.RejectError{Server: srv, Tool: tool, Reason: mcpfleet.ReasonNotPermitted,
 				Problems: []mcpfleet.Problem{{Path: "tool", Hint: "It needs scope " + strings.Join(e.Scopes, ", ") + "."}}}
-			g.counters.outcome(mcpfleet.StatusRejected, rej.Reason)
-			return mcp.NewToolResultError(rej.Error()), nil
+			g.counters.outcome(mcpfleet.Classify(nil, rej))
+			return mcp.NewToolResultError(rej.ModelText()), nil
 		}
 	}
 	var raw []byte
@@ -345,35 +346,19 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
-	res, err := g.mux.CallTool(detach(ctx, g.scopes(ctx)), srv, tool, raw)
+	dctx, stop := detach(ctx, g.scopes(ctx))
+	defer stop()
+	res, err := g.mux.CallTool(dctx, srv, tool, raw)
+	g.counters.outcome(mcpfleet.Classify(res, err))
 	var rej *mcpfleet.RejectError
 	var up *mcpfleet.UpstreamError
 	switch {
 	case errors.As(err, &rej):
-		st := mcpfleet.StatusRejected
-		if rej.Reason == mcpfleet.ReasonServerDown || rej.Reason == mcpfleet.ReasonCircuitOpen {
-			st = mcpfleet.StatusDown
-		}
-		g.counters.outcome(st, rej.Reason)
-		return mcp.NewToolResultError(rej.Error()), nil
+		return mcp.NewToolResultError(rej.ModelText()), nil
 	case errors.As(err, &up):
-		st := mcpfleet.StatusUpstreamError
-		if up.Timeout {
-			st = mcpfleet.StatusTimeout
-		}
-		g.counters.outcome(st, "")
 		return mcp.NewToolResultError(upstreamText(up)), nil
 	case err != nil:
-		g.counters.outcome(mcpfleet.StatusUpstreamError, "")
 		return mcp.NewToolResultError(upstreamText(fmt.Errorf("%s.%s: %w", srv, tool, err))), nil
-	}
-	switch {
-	case res.IsError:
-		g.counters.outcome(mcpfleet.StatusToolError, "")
-	case len(res.Repairs) > 0:
-		g.counters.outcome(mcpfleet.StatusRepaired, "")
-	default:
-		g.counters.outcome(mcpfleet.StatusOK, "")
 	}
 	out := res.CallToolResult
 	if len(res.Repairs) > 0 {
@@ -426,27 +411,21 @@ func hasProperty(t mcp.Tool, name string) bool {
 	return ok
 }
 
-// detached keeps a request's deadline and cancellation but none of its
-// values except the caller's scopes and caller id. mcp-go's server puts the incoming HTTP
-// headers and the client session on the handler's ctx; an in-process
-// upstream server reads them back from the ctx of the call the Mux makes
-// (and rejects the call: "Mcp-Name header value callTool does not match
-// body value pods_delete"), and would apply its protocol state to our
+// detach keeps a request's deadline and cancellation but none of its
+// values except the caller's scopes and caller id. mcp-go's server puts the
+// incoming HTTP headers and the client session on the handler's ctx; an
+// in-process upstream server reads them back from the ctx of the call the
+// Mux makes (and rejects the call: "Mcp-Name header value callTool does not
+// match body value pods_delete"), and would apply its protocol state to our
 // client's session. The price is that values such as trace spans do not
 // cross the gateway.
-type detached struct {
-	context.Context
-	values context.Context
-}
-
-func (d detached) Value(key any) any { return d.values.Value(key) }
-
-func detach(ctx context.Context, scopes []string) context.Context {
-	values := catalog.WithScopes(context.Background(), scopes...)
+func detach(ctx context.Context, scopes []string) (context.Context, context.CancelFunc) {
+	out, stop := detachctx.Values(ctx)
+	out = catalog.WithScopes(out, scopes...)
 	// The caller id makes the Mux record who may read a result it
 	// offloads; losing it here would hand every token's results to all.
 	if id := mcpfleet.CallerFrom(ctx); id != "" {
-		values = mcpfleet.WithCaller(values, id)
+		out = mcpfleet.WithCaller(out, id)
 	}
-	return detached{Context: ctx, values: values}
+	return out, stop
 }
