@@ -57,6 +57,11 @@ type Result struct {
 	// offload_tokens and was stored: Content then holds a preview and the
 	// handle, and ReadResult / GrepResult read the rest.
 	Offload *Offload
+	// StructuredRepeatsText is set when StructuredContent only re-wraps
+	// the text blocks ({"content": <the text>}, as the reference
+	// filesystem server answers): a client that shows the model the text
+	// may leave the structured copy out, as adapters/eino does.
+	StructuredRepeatsText bool
 }
 
 // Text joins the result's text content, one block per line.

@@ -147,6 +147,10 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 // return.
 func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*Result, error) {
 	var err error
+	// Hooks see, and every stage below edits, one representation of
+	// structuredContent (see exactStructured); a hook that sets raw bytes
+	// gets them decoded too.
+	r = exactStructured(r)
 	for _, h := range m.opts.results {
 		if r, err = h(ctx, c, r); err != nil {
 			return nil, fmt.Errorf("%s.%s: result transform: %w", c.Server, c.Tool, err)
@@ -154,16 +158,19 @@ func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*R
 		if r == nil {
 			return nil, fmt.Errorf("%s.%s: result transform returned no result", c.Server, c.Tool)
 		}
+		r = exactStructured(r)
 	}
 	r = valueContent(r)
-	r, off, err := m.maybeOffload(ctx, c, r)
+	repeats := r.StructuredContent != nil && rewraps(r.StructuredContent, r.Content)
+	r, off, err := m.maybeOffload(ctx, c, r, repeats)
 	if err != nil {
 		return nil, err
 	}
 	if off == nil && m.neut != nil {
 		r = m.neutralizeResult(ctx, c, r)
 	}
-	return &Result{CallToolResult: *r, Server: c.Server, Tool: c.Tool, Args: c.Args, Repairs: c.Repairs, Offload: off}, nil
+	return &Result{CallToolResult: *r, Server: c.Server, Tool: c.Tool, Args: c.Args, Repairs: c.Repairs,
+		Offload: off, StructuredRepeatsText: repeats && off == nil}, nil
 }
 
 func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {

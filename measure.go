@@ -52,7 +52,10 @@ type readable struct {
 // structuredContent is encoded only when its walked size does not settle
 // it: the encoding is what is stored, so an offloaded result pays for it
 // once.
-func measure(r *mcp.CallToolResult, limit int) (over bool, rd readable, tok int) {
+//
+// repeats says that structuredContent only re-wraps the text blocks (see
+// rewraps): it is then neither counted nor stored, the text holds it.
+func measure(r *mcp.CallToolResult, limit int, repeats bool) (over bool, rd readable, tok int) {
 	ceiling := countCeiling(limit)
 	n, blocks := 0, 0
 	for _, ct := range r.Content {
@@ -69,6 +72,9 @@ func measure(r *mcp.CallToolResult, limit int) (over bool, rd readable, tok int)
 	}
 	n += max(blocks-1, 0) // the newlines joining the blocks
 	sc := r.StructuredContent
+	if repeats {
+		sc = nil
+	}
 	if sc == nil {
 		rd.fate = structuredNone
 		if n <= limit {
@@ -81,6 +87,9 @@ func measure(r *mcp.CallToolResult, limit int) (over bool, rd readable, tok int)
 		}
 	}
 	rd.text = joinText(r.Content)
+	if repeats {
+		rd.fate = structuredRepeated
+	}
 	if sc != nil {
 		rd.compact, rd.fate = structuredOf(rd.text, sc)
 		if rd.fate == structuredStored {

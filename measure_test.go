@@ -163,7 +163,9 @@ func TestOffloadCountsEveryPart(t *testing.T) {
 		"structuredContent": func(k int) shapeArgs { return shapeArgs{Text: "ok", Structured: words(k)} },
 		"embedded resource": func(k int) shapeArgs { return shapeArgs{Text: "ok", Resources: []string{words(k)}} },
 		"all three": func(k int) shapeArgs {
-			return shapeArgs{Text: words(k / 3), Resources: []string{words(k / 3)}, Structured: words(k - 2*(k/3))}
+			// Other words in structuredContent: where it held the very
+			// text, it would only re-wrap it, and count once.
+			return shapeArgs{Text: words(k / 3), Resources: []string{words(k / 3)}, Structured: strings.ReplaceAll(words(k-2*(k/3)), "alpha", "beta")}
 		},
 	}
 	for name, vary := range cases {

@@ -1,11 +1,9 @@
 package mcpfleet_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"unicode"
@@ -178,28 +176,6 @@ func TestNeutralizeToolParts(t *testing.T) {
 	}
 }
 
-// readNeutralizeCorpus reads one of internal/neutralize's corpora, in that
-// package's format: one string a line, "\n" for a newline, "# " comments.
-func readNeutralizeCorpus(t *testing.T, name string) []string {
-	t.Helper()
-	f, err := os.Open("internal/neutralize/testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "# ") {
-			out = append(out, strings.ReplaceAll(line, `\n`, "\n"))
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // mirrorServer answers mirror {i} with strs[i] in every place a result can
 // carry text: a text block, an embedded text resource, and string leaves of
 // structuredContent at several depths (one of them under a key that is
@@ -269,14 +245,59 @@ func unenvelope(t *testing.T, s string) string {
 // whitespace; other keys, numbers, booleans, null and the shape stay;
 // every benign string comes out unchanged.
 func TestNeutralizeStructuredAndResources(t *testing.T) {
-	injections := readNeutralizeCorpus(t, "injections.txt")
-	benign := readNeutralizeCorpus(t, "benign.txt")
+	injections := testfleet.NeutralizeCorpus(t, "injections.txt")
+	benign := testfleet.NeutralizeCorpus(t, "benign.txt")
 	if len(injections) < 40 || len(benign) < 10 {
 		t.Fatalf("corpora too small: %d injections, %d benign", len(injections), len(benign))
 	}
 	all := append(append([]string(nil), injections...), benign...)
-	rec := &recorder{}
-	mx := newMux(t, &config.Fleet{}, mcpfleet.WithMetrics(rec), mcpfleet.WithInProcess("m-1", "mirror", mirrorServer(all)))
+	// In process, and over HTTP, where mcp-go's client keeps the server's
+	// structuredContent bytes beside the decoded value and would send
+	// those bytes on if the Mux defused only the decoded value.
+	t.Run("inprocess", func(t *testing.T) {
+		rec := &recorder{}
+		mx := newMux(t, &config.Fleet{}, mcpfleet.WithMetrics(rec), mcpfleet.WithInProcess("m-1", "mirror", mirrorServer(all)))
+		checkNeutralizedParts(t, mx, rec, injections, all)
+	})
+	t.Run("http", func(t *testing.T) {
+		rec := &recorder{}
+		cfg := &config.Fleet{Servers: []config.Server{{Name: "m-1", Kind: "mirror", Transport: "http", URL: testfleet.ServeHTTP(t, mirrorServer(all))}}}
+		mx := newMux(t, cfg, mcpfleet.WithMetrics(rec))
+		checkNeutralizedParts(t, mx, rec, injections, all)
+	})
+
+	// Off means off, for these parts too.
+	raw := newMux(t, &config.Fleet{}, mcpfleet.WithoutNeutralize(), mcpfleet.WithInProcess("m-1", "mirror", mirrorServer(all)))
+	res, err := call(t, raw, "m-1", "mirror", `{"i": 0}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(jsonOf(t, structuredOf(all[0], all[0])), jsonOf(t, res.StructuredContent)); diff != "" {
+		t.Errorf("WithoutNeutralize structuredContent (-want +got):\n%s", diff)
+	}
+	if tr := res.Content[1].(mcp.EmbeddedResource).Resource.(mcp.TextResourceContents); tr.Text != all[0] {
+		t.Errorf("WithoutNeutralize resource text = %q, want %q", tr.Text, all[0])
+	}
+}
+
+// wireStructured is the structuredContent a client receives for res: the
+// field as mcp-go's server serializes the result.
+func wireStructured(t *testing.T, res *mcpfleet.Result) any {
+	t.Helper()
+	b, err := json.Marshal(res.CallToolResult)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w struct {
+		Structured any `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		t.Fatal(err)
+	}
+	return w.Structured
+}
+
+func checkNeutralizedParts(t *testing.T, mx *mcpfleet.Mux, rec *recorder, injections, all []string) {
 	n := neutralize.New()
 	wantDefusals := 0
 	for i, in := range all {
@@ -329,23 +350,13 @@ func TestNeutralizeStructuredAndResources(t *testing.T) {
 			if diff := cmp.Diff(jsonOf(t, structuredOf(wantKey, want)), jsonOf(t, res.StructuredContent)); diff != "" {
 				t.Errorf("structuredContent (-want +got):\n%s", diff)
 			}
+			if diff := cmp.Diff(jsonOf(t, structuredOf(wantKey, want)), wireStructured(t, res)); diff != "" {
+				t.Errorf("structuredContent on the wire (-want +got):\n%s", diff)
+			}
 		})
 	}
 	if rec.defused != wantDefusals {
 		t.Errorf("defusals counted = %d, want %d", rec.defused, wantDefusals)
-	}
-
-	// Off means off, for these parts too.
-	raw := newMux(t, &config.Fleet{}, mcpfleet.WithoutNeutralize(), mcpfleet.WithInProcess("m-1", "mirror", mirrorServer(all)))
-	res, err := call(t, raw, "m-1", "mirror", `{"i": 0}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(jsonOf(t, structuredOf(all[0], all[0])), jsonOf(t, res.StructuredContent)); diff != "" {
-		t.Errorf("WithoutNeutralize structuredContent (-want +got):\n%s", diff)
-	}
-	if tr := res.Content[1].(mcp.EmbeddedResource).Resource.(mcp.TextResourceContents); tr.Text != all[0] {
-		t.Errorf("WithoutNeutralize resource text = %q, want %q", tr.Text, all[0])
 	}
 }
 
@@ -500,8 +511,8 @@ func linkServer(strs []string) *server.MCPServer {
 // for every string of the injection corpus; benign strings and the URI
 // come out unchanged; every defusal is counted.
 func TestNeutralizeResourceLinks(t *testing.T) {
-	injections := readNeutralizeCorpus(t, "injections.txt")
-	benign := readNeutralizeCorpus(t, "benign.txt")
+	injections := testfleet.NeutralizeCorpus(t, "injections.txt")
+	benign := testfleet.NeutralizeCorpus(t, "benign.txt")
 	all := append(append([]string(nil), injections...), benign...)
 	rec := &recorder{}
 	mx := newMux(t, &config.Fleet{}, mcpfleet.WithMetrics(rec), mcpfleet.WithInProcess("l-1", "links", linkServer(all)))

@@ -91,12 +91,17 @@ func (m *Mux) Offloading() bool { return m.store != nil }
 // Images, audio, blobs and resource links stay beside the preview,
 // defused where they carry text (transform neutralizes only results that
 // stay whole).
-func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult) (*mcp.CallToolResult, *Offload, error) {
+//
+// Towards the caller an offloaded result carries the preview, the parts
+// named above, and _meta, which names the handle under offloadMetaKey. Its
+// structuredContent is in the store, not in the result: in no
+// representation mcp-go serializes (see exactStructured).
+func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult, repeats bool) (*mcp.CallToolResult, *Offload, error) {
 	if m.store == nil {
 		return r, nil, nil
 	}
 	limit := m.cfg.OffloadTokens(c.Kind)
-	over, rd, tok := measure(r, limit)
+	over, rd, tok := measure(r, limit, repeats)
 	if !over {
 		return r, nil, nil
 	}
@@ -116,7 +121,8 @@ func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult) 
 		m.opts.metrics.Offloaded(ctx, c, int64(len(text)))
 	}
 	out := *r
-	out.StructuredContent = nil // stored above, named in the preview
+	out.StructuredContent, out.RawStructuredContent = nil, nil // stored above, named in the preview
+	out.Meta = offloadMeta(r.Meta, off)
 	out.Content = make([]mcp.Content, 1, len(r.Content)+1)
 	out.Content[0] = mcp.NewTextContent(m.preview(ctx, c, text, off, limit, rd.fate, len(rd.resources)))
 	for _, ct := range r.Content {
@@ -126,6 +132,24 @@ func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult) 
 	}
 	m.defuseRest(ctx, c, &out)
 	return &out, off, nil
+}
+
+// offloadMetaKey names the offload in an offloaded result's _meta:
+// {"handle", "bytes", "lines"}, for clients that act on it in code.
+const offloadMetaKey = "mcpfleet/offload"
+
+// offloadMeta is meta, copied, with the offload named under
+// offloadMetaKey; the server's own fields are kept.
+func offloadMeta(meta *mcp.Meta, off *Offload) *mcp.Meta {
+	out := &mcp.Meta{AdditionalFields: map[string]any{}}
+	if meta != nil {
+		out.ProgressToken = meta.ProgressToken
+		for k, v := range meta.AdditionalFields {
+			out.AdditionalFields[k] = v
+		}
+	}
+	out.AdditionalFields[offloadMetaKey] = map[string]any{"handle": off.Handle, "bytes": off.Bytes, "lines": off.Lines}
+	return out
 }
 
 // storedTokens is Offload.Tokens: the o200k count of the stored text, or 0

@@ -86,7 +86,7 @@ func call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, 
 		rec.Text = errorText(server, toolName, err.Error())
 	case st == mcpfleet.StatusToolError:
 		rec.Status, rec.Detail, rec.Repairs = StatusError, string(st), res.Repairs
-		rec.Text = errorText(server, toolName, Render(&res.CallToolResult))
+		rec.Text = errorText(server, toolName, renderResult(res))
 	default:
 		rec.Status, rec.Repairs = string(st), res.Repairs
 		if res.Args != nil {
@@ -94,7 +94,7 @@ func call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, 
 				rec.Args = b
 			}
 		}
-		rec.Text = Render(&res.CallToolResult)
+		rec.Text = renderResult(res)
 		if res.Offload != nil {
 			rec.Offloaded = res.Offload.Handle
 		}
@@ -105,7 +105,7 @@ func call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, 
 		// errors.As it to a *RejectError or *UpstreamError.
 		callbacks.OnError(ctx, err)
 	case rec.Status == StatusError:
-		callbacks.OnError(ctx, fmt.Errorf("%s.%s: %s: %s", server, toolName, rec.Detail, Render(&res.CallToolResult)))
+		callbacks.OnError(ctx, fmt.Errorf("%s.%s: %s: %s", server, toolName, rec.Detail, renderResult(res)))
 	default:
 		callbacks.OnEnd(ctx, &tool.CallbackOutput{Response: rec.Text,
 			Extra: map[string]any{"server": server, "tool": toolName, "status": rec.Status}})
@@ -120,7 +120,16 @@ func call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, 
 // appended as JSON when the text does not already carry it. This is the
 // whole result for a Tool, and the text part of a MultimodalTool's result,
 // which adds the images themselves.
-func Render(r *mcp.CallToolResult) string {
+func Render(r *mcp.CallToolResult) string { return render(r, false) }
+
+// renderResult renders a Mux result: as Render, leaving out a
+// structuredContent that only re-wraps the text (the Mux says so in
+// StructuredRepeatsText), which would show the model the text twice.
+func renderResult(res *mcpfleet.Result) string {
+	return render(&res.CallToolResult, res.StructuredRepeatsText)
+}
+
+func render(r *mcp.CallToolResult, structuredRepeats bool) string {
 	var parts []string
 	text := ""
 	for _, c := range r.Content {
@@ -142,7 +151,7 @@ func Render(r *mcp.CallToolResult) string {
 			}
 		}
 	}
-	if r.StructuredContent != nil {
+	if r.StructuredContent != nil && !structuredRepeats {
 		if b, err := json.Marshal(r.StructuredContent); err == nil && !strings.Contains(text, string(b)) {
 			parts = append(parts, "structured: "+string(b))
 		}

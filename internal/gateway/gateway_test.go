@@ -19,6 +19,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
 	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
+	"github.com/mcpfleet/mcpfleet/internal/neutralize"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
@@ -401,6 +402,59 @@ func TestOffloadedResult(t *testing.T) {
 		res := call(t, c, tc.tool, tc.args)
 		if got := text(res); res.IsError != tc.isError || !strings.Contains(got, tc.want) {
 			t.Errorf("%s %v: IsError %v, text %.300q; want IsError %v and %q", tc.tool, tc.args, res.IsError, got, tc.isError, tc.want)
+		}
+	}
+}
+
+// TestCallToolDefusesStructuredContent: the neutralizer's injection
+// corpus, returned by a real upstream inside structuredContent over
+// streamable HTTP, reaches a client of the gateway, also over HTTP,
+// defused: exactly as the Mux defuses text, and never as sent.
+func TestCallToolDefusesStructuredContent(t *testing.T) {
+	injections := testfleet.NeutralizeCorpus(t, "injections.txt")
+	up := testfleet.ServeHTTP(t, testfleet.StructuredServer("rows", injections))
+	cfg := &config.Fleet{Servers: []config.Server{{Name: "rows-1", Kind: "rows", Transport: "http", URL: up}}}
+	mx, err := mcpfleet.New(t.Context(), cfg, mcpfleet.WithHealthInterval(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mx.Close() })
+	g := newGateway(t, gateway.Config{Mux: mx})
+	c, err := client.NewStreamableHttpClient(testfleet.ServeHTTP(t, g.MCPServer()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
+	if _, err := c.Initialize(t.Context(), init); err != nil {
+		t.Fatal(err)
+	}
+	n := neutralize.New()
+	for i, in := range injections {
+		res := call(t, c, "callTool", map[string]any{"server": "rows-1", "tool": "row", "arguments": map[string]any{"i": i}})
+		if res.IsError {
+			t.Fatalf("row %d: %s", i, text(res))
+		}
+		var got struct {
+			Row struct {
+				Note string `json:"note"`
+			} `json:"row"`
+		}
+		raw := res.RawStructuredContent
+		if len(raw) == 0 {
+			raw, _ = json.Marshal(res.StructuredContent)
+		}
+		if err := json.Unmarshal(raw, &got); err != nil {
+			t.Fatalf("row %d: structuredContent %s: %v", i, raw, err)
+		}
+		want, count := n.Defuse(in)
+		if count == 0 || got.Row.Note != want {
+			t.Errorf("row %d: the client got note %q, want it defused as %q", i, got.Row.Note, want)
 		}
 	}
 }

@@ -6,12 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -136,6 +140,15 @@ type tsResult struct {
 	Image        tsCall   `json:"image"`
 	Rejected     tsCall   `json:"rejected"`
 	Refused      tsCall   `json:"refused"`
+	Big          *tsBig   `json:"big"`
+}
+
+// tsBig is what the client saw of a large read (MCPFLEET_BIG_FILE).
+type tsBig struct {
+	ReplyBytes    int            `json:"replyBytes"` // the whole reply, as JSON
+	Text          string         `json:"text"`
+	HasStructured bool           `json:"hasStructured"`
+	Meta          map[string]any `json:"meta"`
 }
 
 type tsCall struct {
@@ -146,12 +159,18 @@ type tsCall struct {
 
 func runClient(t *testing.T, file string, args ...string) tsResult {
 	t.Helper()
+	return runClientEnv(t, file, nil, args...)
+}
+
+// runClientEnv is runClient with more environment for client.mjs.
+func runClientEnv(t *testing.T, file string, env []string, args ...string) tsResult {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", append([]string{"testdata/client.mjs"}, args...)...)
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(append(os.Environ(),
 		"MCPFLEET_SDK="+filepath.Join(realDir(t), "node_modules", "@modelcontextprotocol", "sdk"),
-		"MCPFLEET_TEST_FILE="+file)
+		"MCPFLEET_TEST_FILE="+file), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -279,5 +298,42 @@ func TestNested(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTSClientLargeRead: the official client reads a 20 MB log through
+// mcpfleet serve from the real filesystem server, which answers with the
+// text and again with {"content": <the text>} as structuredContent. The
+// client receives the preview only, with no structuredContent, and the
+// preview's size is the file's: the store keeps the text once.
+func TestTSClientLargeRead(t *testing.T) {
+	cfg, file := smallFleet(t)
+	big := filepath.Join(filepath.Dir(file), "app.log")
+	var b strings.Builder
+	for i := 0; b.Len() < 20<<20; i++ {
+		fmt.Fprintf(&b, "2026-12-01T10:%02d:%02dZ INFO payments-api request %d served in %dms\n", i/60%60, i%60, i, i%97)
+	}
+	must(t, os.WriteFile(big, []byte(b.String()), 0o644))
+	bin := mcpfleetBinary(t)
+	r := runClientEnv(t, file, []string{"MCPFLEET_BIG_FILE=" + big}, "stdio", bin, "serve", "--config", cfg)
+	if r.Big == nil {
+		t.Fatal("client.mjs reported no large read")
+	}
+	if r.Big.ReplyBytes > 64<<10 {
+		t.Errorf("the client received %d bytes for a 20 MB read, want under 64 KiB", r.Big.ReplyBytes)
+	}
+	if r.Big.HasStructured {
+		t.Error("the offloaded reply still carries structuredContent")
+	}
+	m := regexp.MustCompile(`\((?:\d+ tokens, )?(\d+) bytes, \d+ lines\)`).FindStringSubmatch(r.Big.Text)
+	if m == nil {
+		t.Fatalf("no size in the preview:\n%.600s", r.Big.Text)
+	}
+	got, _ := strconv.Atoi(m[1])
+	if want := b.Len(); math.Abs(float64(got-want)) > 0.01*float64(want) {
+		t.Errorf("the preview says %d bytes; the file has %d", got, want)
+	}
+	if off, ok := r.Big.Meta["mcpfleet/offload"].(map[string]any); !ok || off["handle"] == nil {
+		t.Errorf("_meta %v does not name the offload", r.Big.Meta)
 	}
 }

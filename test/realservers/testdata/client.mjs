@@ -46,5 +46,12 @@ out.call = await call("callTool", { server: "fs-1", tool: "read_text_file", argu
 out.image = await call("callTool", { server: "everything", tool: "get-tiny-image", arguments: {} });
 out.rejected = await call("callTool", { server: "fs-1", tool: "read_text_file", arguments: { path: "<unknown>" } });
 out.refused = await call("callTool", { server: "fs-1", tool: "write_file", arguments: { path: file, content: "x" } });
+// MCPFLEET_BIG_FILE: read a large file through callTool and report the
+// size of the whole reply as the client received it.
+const big = process.env.MCPFLEET_BIG_FILE;
+if (big) {
+  const r = await client.callTool({ name: "callTool", arguments: { server: "fs-1", tool: "read_text_file", arguments: { path: big } } });
+  out.big = { replyBytes: JSON.stringify(r).length, text: text(r), hasStructured: r.structuredContent !== undefined, meta: r._meta ?? null };
+}
 await client.close();
 process.stdout.write(JSON.stringify(out));
