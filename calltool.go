@@ -184,7 +184,7 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	// must not eat the call's own timeout, nor wait forever.
 	var err error
 	if !sc.sem.TryAcquire(1) { // the usual case costs no timer
-		qctx, qcancel := context.WithTimeout(ctx, m.opts.queueTimeout)
+		qctx, qcancel := context.WithTimeout(ctx, m.rel.QueueTimeout)
 		err = sc.sem.Acquire(qctx, 1)
 		qcancel()
 	}
@@ -194,7 +194,7 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 			return nil, &UpstreamError{Server: c.Server, Tool: c.Tool, Timeout: true, Err: context.Cause(ctx)}
 		}
 		return nil, reject(c.Server, c.Tool, ReasonOverloaded, Problem{Path: "server",
-			Hint: fmt.Sprintf("All %s's call slots stayed busy for %s.", c.Server, m.opts.queueTimeout)})
+			Hint: fmt.Sprintf("All %s's call slots stayed busy for %s.", c.Server, m.rel.QueueTimeout)})
 	}
 	defer sc.sem.Release(1)
 	sc.inflight.Add(1)

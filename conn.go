@@ -80,7 +80,7 @@ func newServerConn(m *Mux, s config.Server) *serverConn {
 	}
 	return &serverConn{m: m, name: s.Name, kind: s.KindName(), cfg: s, spec: spec,
 		sem: semaphore.NewWeighted(int64(inflight)), state: StateConnecting, changed: time.Now(),
-		brk:  breaker{limit: m.opts.breakerN, cooldown: m.opts.breakerWait},
+		brk:  breaker{limit: breakerLimit(m.rel.Breaker), cooldown: m.rel.Breaker.Cooldown},
 		norm: resolveNormalize(m.cfg, m.reg, s)}
 }
 
