@@ -121,7 +121,7 @@ servers:
 kind_settings:
   kubernetes:
     args_transformer: [lowerName]
-`), "yaml", "", "lowerName") // the extra name tells the loader it will be registered
+`), "yaml", "") // lowerName is named once, in WithArgsTransformer below
 	if err != nil {
 		log.Fatal(err)
 	}
