@@ -2,7 +2,7 @@
 
 GO ?= go
 
-.PHONY: test real-servers test-deps bench fuzz
+.PHONY: test real-servers test-deps bench fuzz tokens-chart
 
 # test installs the pinned real MCP servers (npm) when missing, then runs the
 # whole suite with the race detector. The real-server tests find them through
@@ -24,3 +24,9 @@ bench:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzCallToolArgs -fuzztime 30s .
+
+# tokens-chart redraws docs/tokens.svg from the example fleet; a test in
+# examples/incident (TestTokensChartCurrent) fails while it is stale.
+tokens-chart:
+	$(GO) run ./cmd/mcpfleet tokens --config examples/incident/fleet.yaml \
+		--servers k8s-3,prometheus-b,gitlab-a --svg docs/tokens.svg

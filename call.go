@@ -62,6 +62,10 @@ type Result struct {
 	// filesystem server answers): a client that shows the model the text
 	// may leave the structured copy out, as adapters/eino does.
 	StructuredRepeatsText bool
+	// Cache is how the response cache answered the call, "" when the
+	// cache does not cover it. A hit or shared answer is also marked in
+	// _meta under CacheMetaKey.
+	Cache CacheResult
 }
 
 // Text joins the result's text content, one block per line.

@@ -25,7 +25,9 @@ import (
 //     JSON null on optional fields, reject it on required ones;
 //  5. validate against the tool's input schema (compiled once);
 //  6. run the BeforeFuncs;
-//  7. call the server, with the per-call timeout; tools/call is never retried;
+//  7. call the server, with the per-call timeout; tools/call is never retried
+//     (for a tool the response cache covers: answer from the cache, or
+//     share one call among identical calls in flight, see cache.go);
 //  8. run the ResultFuncs;
 //  9. run the AfterFuncs, on every path.
 //
@@ -131,13 +133,17 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 		}
 	}
 
-	// 7. Upstream, once.
-	out, err := m.send(ctx, sc, cl, gen, c)
+	// 7. Upstream, once, or the response cache.
+	out, cached, err := m.fetch(ctx, sc, cl, gen, c)
 	if err != nil {
 		return nil, err
 	}
 	// 8. Result transforms.
-	return m.transform(ctx, c, out)
+	res, err := m.transform(ctx, c, out)
+	if res != nil && cached != "" {
+		markCached(res, cached)
+	}
+	return res, err
 }
 
 // transform runs the ResultFuncs, then the built-in transforms: offload a

@@ -41,12 +41,29 @@ func TestDependencies(t *testing.T) {
 				t.Errorf("%s imports the eino adapter; it needs no agent framework", path)
 			case strings.HasPrefix(imp, "github.com/cloudwego/eino") && !allowed(pkg, einoOK):
 				t.Errorf("%s imports eino (%s); only the agent layers may", path, imp)
+			case strings.HasPrefix(imp, "github.com/redis/go-redis/") && !strings.HasPrefix(pkg, "stores/"):
+				t.Errorf("%s imports %s; go-redis stays in stores/, so programs without Redis never link it", path, imp)
 			case strings.HasPrefix(imp, "go.opentelemetry.io/") && !strings.HasPrefix(pkg, "metrics/"):
 				t.Errorf("%s imports %s; OpenTelemetry stays in metrics/, behind mcpfleet.Metrics", path, imp)
 			case (strings.HasPrefix(imp, "github.com/mark3labs/mcp-go/client") || strings.HasPrefix(imp, "github.com/mark3labs/mcp-go/server")) &&
 				!allowed(pkg, mcpClientOK) && !strings.HasPrefix(pkg, "examples/"):
 				t.Errorf("%s imports %s; mcp-go client/server belong to the root and internal plumbing", path, imp)
 			}
+		}
+	}
+}
+
+// TestRedisStaysOptional: the library packages do not link go-redis; only
+// the stores/ packages (and what a program chooses to import) do.
+func TestRedisStaysOptional(t *testing.T) {
+	pkgs := []string{".", "./config", "./catalog", "./internal/gateway", "./adapters/eino", "./subagent", "./orchestrator"}
+	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/redis/go-redis") {
+			t.Errorf("%s is linked by the library packages; keep Redis in stores/", dep)
 		}
 	}
 }

@@ -68,6 +68,17 @@
 // adapters to offer them as tools. A byte count decides first: only results
 // near the threshold are tokenized.
 //
+// # Response cache
+//
+// The fleet file's cache section opts kinds in: a repeated call to a tool
+// that declares both readOnlyHint and idempotentHint is answered from the
+// cache for the kind's ttl, keyed by server, tool, normalized arguments and
+// the caller's scope ([WithCacheScope]); identical calls in flight share one
+// upstream call. A hit is marked in _meta under [CacheMetaKey] and counted
+// by [Metrics].Cached. The default keeps 64 MiB in memory;
+// [WithResponseCache] takes another store, such as stores/rediscache.
+// docs/cache-and-limits.md has the details.
+//
 // # Tool output is data
 //
 // Every text block of a result is returned in a <tool_output server=…

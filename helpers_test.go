@@ -28,6 +28,7 @@ type recorder struct {
 	offloaded int64
 	defused   int
 	reconnect int
+	cached    []mcpfleet.CacheResult
 }
 
 func (r *recorder) CallDone(ctx context.Context, c *mcpfleet.Call, o mcpfleet.Outcome) {
@@ -52,4 +53,10 @@ func (r *recorder) Reconnected(ctx context.Context, server string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.reconnect++
+}
+
+func (r *recorder) Cached(ctx context.Context, c *mcpfleet.Call, res mcpfleet.CacheResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cached = append(r.cached, res)
 }

@@ -20,4 +20,8 @@ type Metrics interface {
 	Defused(ctx context.Context, c *Call, n int)
 	// Reconnected is called when a server that was down is back.
 	Reconnected(ctx context.Context, server string)
+	// Cached is called for each call the response cache covers, with how
+	// it answered: hit, shared (an identical call in flight answered it)
+	// or miss.
+	Cached(ctx context.Context, c *Call, r CacheResult)
 }

@@ -48,6 +48,7 @@ type Mux struct {
 
 	store ResultStore             // nil when offloading is off
 	neut  *neutralize.Neutralizer // nil when neutralization is off
+	cache *callCache              // nil when no kind is cached
 }
 
 // snapshot is an immutable view of the fleet's tools, swapped atomically
@@ -97,6 +98,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if !o.noNeutralize && cfg.NeutralizeOn() {
 		m.neut = neutralize.New()
 	}
+	m.cache = newCallCache(cfg, &o, m.log)
 	for _, s := range cfg.Servers {
 		if s.MaxInFlight == 0 { // Load did this already; a Fleet built in Go may not have
 			s.MaxInFlight = cfg.Reliability.MaxInFlight
@@ -128,6 +130,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	}
 	_ = g.Wait()
 	m.rebuild()
+	m.cache.warnUncached(m.current())
 	if len(failed) > 0 {
 		sort.Slice(failed, func(i, j int) bool { return failed[i].Error() < failed[j].Error() })
 		err := errors.Join(failed...)

@@ -110,14 +110,15 @@ func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult, 
 	}
 	text := rd.stored()
 	h, err := m.store.Put(ctx, StoredResult{Server: c.Server, Tool: c.Tool, Owner: CallerFrom(ctx), Text: text})
-	if err != nil {
-		// Losing the result would be worse than a large context: say so
-		// and return it whole.
-		m.log.Warn("offload failed; returning the result whole", "server", c.Server, "tool", c.Tool, "err", err)
-		return r, nil, nil
-	}
 	off := &Offload{Handle: h, Bytes: len(text), Lines: offload.Lines(text), Tokens: storedTokens(text, &rd, tok, limit)}
-	if m.opts.metrics != nil {
+	if err != nil {
+		// The store is down or full. Returning the result whole would
+		// flood the context it was to be kept out of (and a shared
+		// gateway's memory); the preview says the rest could not be kept.
+		m.log.Warn("offload failed; returning a preview only", "server", c.Server, "tool", c.Tool, "err", err)
+		off.Handle = ""
+	}
+	if m.opts.metrics != nil && off.Handle != "" {
 		m.opts.metrics.Offloaded(ctx, c, int64(len(text)))
 	}
 	out := *r
@@ -131,6 +132,9 @@ func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult, 
 		}
 	}
 	m.defuseRest(ctx, c, &out)
+	if off.Handle == "" {
+		return &out, nil, nil
+	}
 	return &out, off, nil
 }
 
@@ -219,7 +223,11 @@ func (m *Mux) preview(ctx context.Context, c *Call, text string, off *Offload, l
 	tail := offload.Tail(text, min(previewTailLines, max(off.Lines-head.To, 0)))
 	tailText := clipStart(tail.Text, tailBytes)
 	var b strings.Builder
-	b.WriteString(renderOffloadNote(c.Server, c.Tool, off))
+	if off.Handle == "" {
+		b.WriteString(renderUnkeptNote(c.Server, c.Tool, off))
+	} else {
+		b.WriteString(renderOffloadNote(c.Server, c.Tool, off))
+	}
 	b.WriteString(resourcesNote(resources))
 	b.WriteString(structuredNote(fate))
 	b.WriteString(m.envelope(ctx, c, headText, fmt.Sprintf("first %d lines", offload.Lines(headText))))
@@ -283,11 +291,10 @@ func clipStart(s string, n int) string {
 // offloaded for (CallerFrom of the call's ctx) may read it; for any other
 // the error is that of an unknown handle.
 func (m *Mux) ReadResult(ctx context.Context, handle string, offset, limit int) (string, error) {
-	sr, err := m.stored(ctx, handle)
+	sr, p, err := m.readPage(ctx, handle, offset, limit)
 	if err != nil {
 		return "", err
 	}
-	p := offload.Read(sr.Text, offset, limit)
 	c := &Call{Server: sr.Server, Tool: sr.Tool}
 	return renderReadHeader(handle, sr, p) + m.envelope(ctx, c, p.Text, ""), nil
 }
@@ -297,13 +304,9 @@ func (m *Mux) ReadResult(ctx context.Context, handle string, offset, limit int) 
 // matches and about 16 KiB are returned. Ownership is checked as in
 // ReadResult.
 func (m *Mux) GrepResult(ctx context.Context, handle, pattern string, context int) (string, error) {
-	sr, err := m.stored(ctx, handle)
+	sr, g, err := m.grepStored(ctx, handle, pattern, context)
 	if err != nil {
 		return "", err
-	}
-	g, err := offload.Search(sr.Text, pattern, context)
-	if err != nil {
-		return "", badPattern(err)
 	}
 	c := &Call{Server: sr.Server, Tool: sr.Tool}
 	return renderGrepHeader(handle, sr, g) + m.envelope(ctx, c, renderMatches(g), ""), nil
@@ -326,6 +329,11 @@ func (m *Mux) stored(ctx context.Context, handle string) (StoredResult, error) {
 		return StoredResult{}, fmt.Errorf("%w: offloading is off", ErrResultNotFound)
 	}
 	sr, err := m.store.Get(ctx, strings.TrimSpace(handle))
+	return m.owned(ctx, handle, sr, err)
+}
+
+// owned applies the owner check to what a store returned for handle.
+func (m *Mux) owned(ctx context.Context, handle string, sr StoredResult, err error) (StoredResult, error) {
 	// Another caller's result is refused with the very error of an unknown
 	// handle, so that a handle seen in a log or a shared transcript says
 	// nothing about whether it exists.

@@ -153,7 +153,7 @@ func TestGrepResultPatternError(t *testing.T) {
 	}{
 		{"syntax", `line 4242:|(`, "mcpfleet: bad grep pattern \"line 4242:|(\": error parsing regexp: missing closing ): `line 4242:|(`." + advice, syntax.ErrMissingParen},
 		{"lookbehind", `(?<=x)y`, "mcpfleet: bad grep pattern \"(?<=x)y\": error parsing regexp: invalid named capture: `(?<=x)y`." + advice, syntax.ErrInvalidNamedCapture},
-		{"too long", long, `mcpfleet: bad grep pattern "` + long[:40] + `…": longer than 512 bytes.` + advice, ""},
+		{"too long", long, `mcpfleet: bad grep pattern "` + long[:40] + `…": longer than 512 bytes, got 600.` + advice, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

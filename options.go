@@ -33,6 +33,8 @@ type options struct {
 	store          ResultStore
 	noOffload      bool
 	noNeutralize   bool
+	cache          ResponseCache
+	cacheScope     func(context.Context) string
 
 	// reliability edits the fleet file's reliability section, in the
 	// order the Options were given (see reliabilityOf).

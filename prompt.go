@@ -129,6 +129,14 @@ func renderOffloadNote(server, tool string, o *Offload) string {
 		server, tool, size, o.Handle, o.Handle, o.Handle)
 }
 
+// renderUnkeptNote heads the preview of a result the store failed to
+// keep: there is no handle to read the rest with.
+func renderUnkeptNote(server, tool string, o *Offload) string {
+	return fmt.Sprintf("The result of %s.%s is too large for the context (%d bytes, %d lines), and the full result could not be kept: "+
+		"the result store is unavailable or full. Only the first and last lines follow. Call the tool again with narrower arguments, or later.\n",
+		server, tool, o.Bytes, o.Lines)
+}
+
 const (
 	notFoundAdvice = "it expired or was evicted, or the handle is mistyped. Call the original tool again to get a new handle."
 	grepAdvice     = "Patterns use Go RE2 syntax: no lookarounds or backreferences; escape ( ) [ ] . * + ? with a backslash to match them literally."

@@ -82,7 +82,7 @@ func TestReadQueries(t *testing.T) {
 // change verbs said in other words and the refit on 1,853.
 // Every label was judged
 // twice: by the writer and by an engineer who never saw the ranker
-// (adding equally right first tools, removing wrong ones). The README
+// (adding equally right first tools, removing wrong ones). docs/search.md
 // carries the figures of each first run.
 // Only the tune split has a floor: the holdouts are reported, not gated.
 func TestEval(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 // TestEvalHybrid reports the eval with a real embedding endpoint, next to
 // the lexical figures, when MCPFLEET_EMBED_MODEL names one (see
-// scripts/embed-use-lite for the one measured in the README). It asserts
+// scripts/embed-use-lite for the one measured in docs/search.md). It asserts
 // nothing of quality: an embedding model's worth is what it measures.
 func TestEvalHybrid(t *testing.T) {
 	ec, err := eino.EmbedderConfigFromEnv(os.Getenv)

@@ -8,7 +8,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/catalog"
 )
 
-// TestMineEval (MINEEVAL=1) reproduces the README's figures on mined
+// TestMineEval (MINEEVAL=1) reproduces docs/search.md's figures on mined
 // aliases with today's weights:
 //   - all queries, then each split, scored with the reviewed aliases
 //     and with none (each with and without the reranker), and with the
@@ -18,7 +18,7 @@ import (
 //     against the hand-written aliases alone, with and without the
 //     reranker.
 //
-// The first runs in the README were scored with the weights of their day;
+// The first runs in docs/search.md were scored with the weights of their day;
 // these are today's, so the blind splits' rows differ from them by the
 // refits since.
 func TestMineEval(t *testing.T) {

@@ -46,12 +46,19 @@ type Fleet struct {
 	KindSettings  map[string]KindSettings `koanf:"kind_settings" json:"kind_settings,omitempty"`
 	Reliability   Reliability             `koanf:"reliability" json:"reliability,omitzero"`
 	ResultStore   ResultStore             `koanf:"result_store" json:"result_store,omitzero"`
+	// Store chooses where state that replicas of `mcpfleet serve` share
+	// lives: offloaded results and conversations' loaded tools.
+	Store Store `koanf:"store" json:"store,omitzero"`
 	// Neutralize, when false, turns off the envelope that marks tool
 	// output as data; nil means on. A pointer, because "absent" and
 	// "false" must differ.
 	Neutralize *bool `koanf:"neutralize" json:"neutralize,omitempty"`
 	// Search tunes tool search (searchTools and `mcpfleet search`).
 	Search Search `koanf:"search" json:"search,omitzero"`
+	// Cache opts kinds into the response cache.
+	Cache Cache `koanf:"cache" json:"cache,omitzero"`
+	// RateLimits bounds each caller's calls per kind (mcpfleet serve).
+	RateLimits RateLimits `koanf:"rate_limits" json:"rate_limits,omitzero"`
 	// Dir is the folder of the loaded file, against which relative paths
 	// were resolved; "" for LoadBytes without a dir.
 	Dir string `koanf:"-" json:"-"`
@@ -263,12 +270,17 @@ func (f *Fleet) Redacted() *Fleet {
 			}
 		}
 	}
+	if out.Store.Redis.URL != "" {
+		out.Store.Redis.URL = out.Store.Redis.RedactedURL()
+	}
 	return out
 }
 
 func (f *Fleet) clone() *Fleet {
 	out := *f
 	out.Neutralize = clonePtr(f.Neutralize)
+	out.Cache = f.Cache.clone()
+	out.RateLimits.Kinds = maps.Clone(f.RateLimits.Kinds)
 	out.Search.Synonyms = maps.Clone(f.Search.Synonyms)
 	out.Search.Lexicon = clonePtr(f.Search.Lexicon)
 	out.Search.Rerank = clonePtr(f.Search.Rerank)

@@ -260,12 +260,17 @@ func (d *decoder) decodeMap(loc, field string, raw any, dst reflect.Value) {
 			}
 			elem.Set(reflect.ValueOf(list))
 		case reflect.Struct:
+			// kind_settings.<kind>, cache.kinds.<kind>, …
+			eloc := field + "." + k
+			if loc != "" {
+				eloc = loc + "." + eloc
+			}
 			km, ok := asMap(m[k])
 			if m[k] != nil && !ok {
-				d.add(Problem{Server: "kind_settings." + k, Field: field, Want: "a map, got " + typeName(m[k])})
+				d.add(Problem{Server: eloc, Field: field, Want: "a map, got " + typeName(m[k])})
 				continue
 			}
-			d.decodeStruct("kind_settings."+k, km, elem)
+			d.decodeStruct(eloc, km, elem)
 		default:
 			panic("config: no decoder for " + t.String())
 		}

@@ -54,8 +54,14 @@
 //     server of a kind, below. Each key must be the kind of some server.
 //   - reliability (map): how long calls wait and when a failing server is
 //     cut off; see Reliability keys below.
-//   - result_store (map): bounds of the in-memory store that keeps
-//     offloaded results; see Result store keys below.
+//   - result_store (map): bounds of the store that keeps offloaded
+//     results; see Result store keys below.
+//   - store (map): where a gateway keeps state between requests, in the
+//     process or in Redis shared by replicas; see Store keys below.
+//   - cache (map): which kinds' tool results the response cache keeps;
+//     see Cache keys below.
+//   - rate_limits (map): calls per minute each caller of mcpfleet serve
+//     may make to a kind; see Rate limit keys below.
 //   - neutralize (boolean, default true): false returns tool output as the
 //     server sent it, without the envelope that marks it as data and
 //     defuses text imitating instructions. Only for a fleet whose consumer
@@ -200,11 +206,83 @@
 //
 //   - max_bytes (integer, default 268435456, i.e. 256 MiB): budget for all
 //     stored result texts; the least recently used are evicted to stay
-//     under it. A result larger than the whole budget is not stored and is
-//     returned whole, since losing it would be worse.
+//     under it. A result larger than the whole budget is not stored: the
+//     model gets its preview, which says the full result could not be kept.
 //   - ttl (duration, default 1h): how long a stored result stays readable.
 //     Long enough for an agent to page through it, short enough that
-//     memory is not held for a finished task.
+//     memory is not held for a finished task. Written as 0 it is a
+//     problem: leave it out for the default.
+//
+// Both bound the Redis store too (store.backend: redis): max_bytes is then
+// the budget of all replicas together.
+//
+// # Store keys
+//
+// For example:
+//
+//	store:
+//	  backend: redis
+//	  redis: {url: "redis://:${REDIS_PASSWORD}@redis:6379/0", key_prefix: "mcpfleet:"}
+//
+// The keys:
+//
+//   - backend (string, default memory): memory keeps offloaded results and
+//     conversations' loaded tools in the process; redis keeps them in Redis,
+//     so that any replica of `mcpfleet serve` behind a load balancer reads a
+//     handle another replica made. The Redis code lives in package
+//     stores/redisstore, which a program that does not use it never links.
+//   - redis.url (string, required for redis): redis://[user:password@]host:port[/db],
+//     or rediss:// for TLS. ${VAR} expands; the password is never shown in
+//     a problem, a log line or [Fleet.Redacted].
+//   - redis.key_prefix (string, default "mcpfleet:"): starts every key, so
+//     that fleets can share one Redis; no spaces.
+//   - redis.timeout (duration, default 2s): bound of each Redis operation,
+//     and of the connection check at start. When Redis is down, calls go
+//     on without it after at most this long.
+//
+// # Cache keys
+//
+// The response cache answers a repeated call from a kept result instead of
+// the server. Only a tool that declares both readOnlyHint and
+// idempotentHint is ever cached, whatever the file says; the multiplexer
+// warns at start, naming each configured tool it will not cache.
+//
+//	cache:
+//	  kinds:
+//	    kubernetes: {ttl: 30s, tools: [pods_list, pods_log]}
+//	    gitlab: {ttl: 2m}   # every tool of the kind that has both hints
+//
+// Its keys:
+//
+//   - kinds (map of kind to settings): the kinds cached; each key must be
+//     the kind of some server.
+//   - kinds.<kind>.ttl (duration, required, > 0): how long a result stays
+//     cached. A stale answer is the price; pick it per kind from how fast
+//     its data changes.
+//   - kinds.<kind>.tools (list of tool names): only these tools; absent
+//     means every tool of the kind that has both hints.
+//
+// # Rate limit keys
+//
+// mcpfleet serve counts each bearer token's calls (without tokens, all
+// callers share one count) and refuses those over the limit with a tool
+// result that says when to retry.
+//
+//	rate_limits:
+//	  on_store_error: open
+//	  kinds:
+//	    kubernetes: {calls_per_minute: 60, per: server}
+//
+// Its keys:
+//
+//   - on_store_error (string, default "open"): what a limit does when its
+//     shared store (Redis) cannot be reached: "open" lets calls through,
+//     "closed" refuses them.
+//   - kinds.<kind>.calls_per_minute (integer, required, > 0): calls one
+//     caller may make per minute; a whole minute's calls may be spent at
+//     once.
+//   - kinds.<kind>.per (string, default "server"): "server" counts each
+//     server of the kind apart, "kind" counts them together.
 //
 // # Merging kind and server settings
 //
@@ -244,6 +322,7 @@
 //	MCPFLEET_RELIABILITY__QUEUE_TIMEOUT=5s                 reliability.queue_timeout
 //	MCPFLEET_RELIABILITY__BREAKER__FAILURES=3              reliability.breaker.failures
 //	MCPFLEET_RESULT_STORE__TTL=10m                         result_store.ttl
+//	MCPFLEET_STORE__REDIS__URL=redis://redis:6379          store.redis.url
 //	MCPFLEET_NEUTRALIZE=false                              neutralize
 //
 // The rules:
@@ -266,7 +345,7 @@
 //     booleans as true or false (1 and 0 also work).
 //   - Other MCPFLEET_ variables (for example ones the CLI reads) are
 //     ignored. An unknown key under SERVERS__, KIND_SETTINGS__,
-//     RELIABILITY__ or RESULT_STORE__ is a problem.
+//     RELIABILITY__, RESULT_STORE__ or STORE__ is a problem.
 //
 // Overrides apply before ${VAR} expansion, so an override may use ${VAR}.
 //
@@ -285,7 +364,9 @@
 // text says which), an error wrapping the I/O error when the file cannot be
 // read, and otherwise one *[ValidationError] with every [Problem]. A
 // Problem's Server is "servers[i] (name)", "kind_settings.<kind>",
-// "reliability", "reliability.breaker", "result_store", or "" for the top
+// "reliability", "reliability.breaker", "result_store", "store",
+// "store.redis", "cache.kinds.<kind>", "rate_limits",
+// "rate_limits.kinds.<kind>", or "" for the top
 // level and for MCPFLEET_ variables (then Field is the variable's name). An unknown key is reported with Field "key" and the key
 // as Value. A wrong type names the expected and the found shape, never the
 // value. Problems are listed in a stable order: environment problems

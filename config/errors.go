@@ -10,8 +10,8 @@ import (
 type Problem struct {
 	// Server locates the problem: "servers[2] (k8s-1)" for a server,
 	// "kind_settings.<kind>" for kind settings, "reliability",
-	// "reliability.breaker" or "result_store" for those maps, "" for the
-	// top level.
+	// "reliability.breaker", "result_store", "store" or "store.redis" for
+	// those maps, "" for the top level.
 	Server string
 	// Field is the key at fault, e.g. "transport" or "args_transformer",
 	// or "key" for an unknown key (then Value is that key).

@@ -16,6 +16,10 @@ func FuzzLoadBytes(f *testing.F) {
 	f.Add([]byte(`{"servers": [{"name": 1, "max_in_flight": 1e300, "args": [{}]}], "kind_settings": null}`), true)
 	f.Add([]byte("servers: [{name: a, command: '${X:-${Y}}', args: ['$${'], headers: {'': x}}]"), false)
 	f.Add([]byte("servers: [{name: a, command: x}]\nneutralize: no\nreliability: {breaker: {enabled: 1, cooldown: -1s}, max_in_flight: -3}\nresult_store: [1]\n"), false)
+	f.Add([]byte("servers: [{name: a, command: x}]\ncache: {kinds: {a: {ttl: 0s, tools: [1, '']}, b: 3}}\nrate_limits: {on_store_error: shut, kinds: {a: {calls_per_minute: -1, per: kinds}, a2: [x]}}\n"), false)
+	f.Add([]byte(`{"servers": [{"name": "a", "command": "x"}], "cache": {"kinds": {"a": {"ttl": "30s"}}}, "rate_limits": {"kinds": {"a": {"calls_per_minute": 60, "per": "kind"}}}}`), true)
+	f.Add([]byte("servers: [{name: a, command: x}]\nstore: {backend: redis, redis: {url: 'redis://u:p@h:6379/0', key_prefix: 'a b', timeout: 0}}\nresult_store: {ttl: 0}\n"), false)
+	f.Add([]byte(`{"servers": [{"name": "a", "command": "x"}], "store": {"backend": "rediss", "redis": {"url": "redis://[::1"}}}`), true)
 	environ := func() []string {
 		return []string{"MCPFLEET_SERVERS__A__URL=https://x", "MCPFLEET_KIND_SETTINGS__A__FIELD_MAP__x=y", "MCPFLEET_DEFERRED_TOOLS=on",
 			"MCPFLEET_RELIABILITY__BREAKER__FAILURES=2", "MCPFLEET_NEUTRALIZE=false"}

@@ -147,9 +147,12 @@ func load(data []byte, format, dir string, environ func() []string,
 		expandServer(&f.Servers[i], lookup)
 		resolvePaths(&f.Servers[i], dir)
 	}
+	f.Store.Redis.URL = expand(f.Store.Redis.URL, lookup)
+	f.Store.Redis.KeyPrefix = expand(f.Store.Redis.KeyPrefix, lookup)
 	f.applyDefaults()
 
 	problems := d.problems
+	problems = append(problems, zeroDurations(raw)...)
 	if p, ok := f.Search.loadRerankWeights(dir, lookup); !ok {
 		problems = append(problems, p)
 	}
@@ -163,11 +166,47 @@ func load(data []byte, format, dir string, environ func() []string,
 	return &f, nil
 }
 
+// zeroDurations reports TTLs and timeouts written as zero. Left out, they
+// take their default; written as 0 they would mean "expire at once" or
+// "never expire" depending on the reader, so the file must say which
+// duration it means. Validate cannot tell a written 0 from an absent key,
+// hence this check on the parsed file.
+func zeroDurations(raw map[string]any) []Problem {
+	var out []Problem
+	check := func(loc string, m map[string]any, key, def string) {
+		v, ok := m[key]
+		if !ok || v == nil {
+			return
+		}
+		if d, ok := toDuration(v); ok && d == 0 {
+			s, _ := scalar(v)
+			out = append(out, Problem{Server: loc, Field: key, Value: s, Want: "a duration > 0 (leave it out for " + def + ")"})
+		}
+	}
+	if rs, ok := asMap(raw["result_store"]); ok {
+		check("result_store", rs, "ttl", "1h")
+	}
+	if st, ok := asMap(raw["store"]); ok {
+		if r, ok := asMap(st["redis"]); ok {
+			check("store.redis", r, "timeout", DefaultRedisTimeout.String())
+		}
+	}
+	return out
+}
+
 // applyDefaults fills zero fields. Negative values are left for Validate
 // to report rather than quietly replaced.
 func (f *Fleet) applyDefaults() {
 	if f.DeferredTools == "" {
 		f.DeferredTools = DefaultDeferredTools
+	}
+	if f.Store.Backend == StoreRedis { // "" is memory, and memory has nothing to default
+		if f.Store.Redis.KeyPrefix == "" {
+			f.Store.Redis.KeyPrefix = DefaultRedisKeyPrefix
+		}
+		if f.Store.Redis.Timeout == 0 {
+			f.Store.Redis.Timeout = DefaultRedisTimeout
+		}
 	}
 	for i := range f.Servers {
 		s := &f.Servers[i]

@@ -123,7 +123,7 @@ result_store: {max_bytes: -1, ttl: -1h}
 			`reliability.breaker: failures: got "-1", want a number >= 0 (0 means 5)`,
 			`reliability.breaker: cooldown: got "-30s", want a duration >= 0 (0 means 30s)`,
 			`result_store: max_bytes: got "-1", want a number >= 0 (0 means 256 MiB)`,
-			`result_store: ttl: got "-1h0m0s", want a duration >= 0 (0 means 1h)`,
+			`result_store: ttl: got "-1h0m0s", want a duration > 0 (leave it out for 1h)`,
 		}},
 		{name: "unknown keys suggest the nearest", doc: srv + `reliability:
   queue_timout: 1s
@@ -131,7 +131,7 @@ result_store: {max_bytes: -1, ttl: -1h}
 result_store: {max_items: 10}
 neutralise: false
 `, want: []string{
-			`key: got "neutralise", want one of deferred_tools, kind_settings, neutralize, reliability, result_store, search, servers (did you mean "neutralize"?)`,
+			`key: got "neutralise", want one of cache, deferred_tools, kind_settings, neutralize, rate_limits, reliability, result_store, search, servers, store (did you mean "neutralize"?)`,
 			`reliability.breaker: key: got "failure", want one of cooldown, enabled, failures (did you mean "failures"?)`,
 			`reliability: key: got "queue_timout", want one of breaker, health_interval, health_probes, max_in_flight, queue_timeout (did you mean "queue_timeout"?)`,
 			`result_store: key: got "max_items", want one of max_bytes, ttl (did you mean "max_bytes"?)`,
@@ -158,7 +158,7 @@ reliability:
 			`MCPFLEET_RELIABILITY__BREAKER: want a key after BREAKER__, one of cooldown, enabled, failures`,
 			`MCPFLEET_RELIABILITY__BREAKER__FAILURS: got "FAILURS", want one of cooldown, enabled, failures (did you mean "failures"?)`,
 			`neutralize: got "nope", want true or false`,
-			`result_store: ttl: got "-1m0s", want a duration >= 0 (0 means 1h)`,
+			`result_store: ttl: got "-1m0s", want a duration > 0 (leave it out for 1h)`,
 		}},
 	}
 	for _, tt := range tests {

@@ -120,6 +120,7 @@ func (f *Fleet) Validate(transformers []string) error {
 		}
 	}
 	f.validateReliability(add)
+	f.validateCacheAndLimits(kindList, add)
 	if len(ps) == 0 {
 		return nil
 	}
@@ -146,7 +147,10 @@ func (f *Fleet) validateReliability(add func(Problem)) {
 	count("reliability.breaker", "failures", int64(r.Breaker.Failures), fmt.Sprint(DefaultBreakerFailures))
 	dur("reliability.breaker", "cooldown", r.Breaker.Cooldown, DefaultBreakerCooldown.String())
 	count("result_store", "max_bytes", f.ResultStore.MaxBytes, "256 MiB")
-	dur("result_store", "ttl", f.ResultStore.TTL, "1h")
+	if f.ResultStore.TTL < 0 {
+		add(Problem{Server: "result_store", Field: "ttl", Value: f.ResultStore.TTL.String(), Want: "a duration > 0 (leave it out for 1h)"})
+	}
+	f.Store.validate(add)
 }
 
 func (f *Fleet) validateConnection(loc string, s Server, add func(Problem)) {

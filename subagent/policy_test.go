@@ -236,7 +236,7 @@ func TestPolicyAvoidWhen(t *testing.T) {
 // TestPolicyModeCosts measures what each deferred_tools mode costs the
 // first model call of a subagent over k8s-3 + prometheus-b + gitlab-a on
 // the 23-server incident fleet (examples/incident/fleet.yaml, served
-// in-process). The table it logs is the README's "What each mode costs".
+// in-process). The table it logs is docs/deferred-tools.md's "What each mode costs".
 func TestPolicyModeCosts(t *testing.T) {
 	cfg, err := config.Load("../examples/incident/fleet.yaml")
 	if err != nil {

@@ -1,14 +1,17 @@
 package tokenreport
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/internal/gateway"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 	"github.com/mcpfleet/mcpfleet/subagent"
@@ -42,7 +45,11 @@ type Report struct {
 	OrchestratorTokens int `json:"orchestrator_tokens"`
 	// CatalogTokens is the deferred catalog block of the whole fleet, at
 	// the default budget, for a session over every server in mode "on".
-	CatalogTokens int            `json:"catalog_tokens"`
+	CatalogTokens int `json:"catalog_tokens"`
+	// GatewayTokens is the tool definitions `mcpfleet serve` gives a
+	// client (listKinds, searchTools, describeTools, callTool, readResult,
+	// grepResult): all of the fleet a client carries, whatever its size.
+	GatewayTokens int            `json:"gateway_tokens"`
 	PerServer     map[string]int `json:"per_server"`
 	// Subagent is set when Options.Servers names a slice: what a subagent
 	// over that slice is sent on its first model call.
@@ -92,6 +99,17 @@ func Measure(ctx context.Context, mx *mcpfleet.Mux, opts Options) (*Report, erro
 	if sess, err := cat.NewSession(catalog.SessionConfig{Scopes: scopes, Mode: catalog.ModeOn}); err == nil {
 		rep.CatalogTokens = Count(sess.CatalogBlock())
 	}
+	g, err := gateway.New(gateway.Config{Mux: mx, Scopes: scopes})
+	if err != nil {
+		return nil, err
+	}
+	own := make([]mcp.Tool, 0, 6)
+	for _, st := range g.MCPServer().ListTools() {
+		own = append(own, st.Tool)
+	}
+	// tools/list sends them sorted by name; the count follows that order.
+	slices.SortFunc(own, func(a, b mcp.Tool) int { return cmp.Compare(a.Name, b.Name) })
+	rep.GatewayTokens = Tools(own)
 	if len(opts.Servers) > 0 {
 		// The slice is measured at any size, though a subagent defaults to
 		// at most three servers.

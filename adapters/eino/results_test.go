@@ -50,7 +50,7 @@ func TestGrepResultBadPattern(t *testing.T) {
 	}{
 		{"whole pattern at fault", `line 4242:|(`, `REJECTED grepResult: bad pattern "line 4242:|(": missing closing ).` + advice},
 		{"part at fault", `line (?<=x)4`, "REJECTED grepResult: bad pattern \"line (?<=x)4\": invalid named capture: `(?<=x)4`." + advice},
-		{"too long", long, `REJECTED grepResult: bad pattern "` + long[:40] + `…": longer than 512 bytes.` + advice},
+		{"too long", long, `REJECTED grepResult: bad pattern "` + long[:40] + `…": longer than 512 bytes, got 600.` + advice},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

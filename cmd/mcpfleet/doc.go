@@ -24,17 +24,20 @@
 //	    stdin; none means {}. By default the output is the tool's own, whole;
 //	    --as-model shows it as a model gets it (tool_output envelope,
 //	    offloading of large results).
-//	tokens       --config F [--json] [--servers a,b,c] [--scopes s,…]
+//	tokens       --config F [--json] [--servers a,b,c] [--scopes s,…] [--svg FILE]
 //	    o200k token figures: full_tokens (the sum over servers of each
 //	    server's tools serialized as one chat API tools array, so it equals
 //	    the sum of per_server), kinds_tokens ("kind (servers): tool, …"
 //	    lines, no schemas), orchestrator_tokens (the overview),
 //	    catalog_tokens (the deferred catalog block of the whole fleet at the
-//	    default budget, mode on), per_server, and with --servers
+//	    default budget, mode on), gateway_tokens (the tool definitions of
+//	    mcpfleet serve), per_server, and with --servers
 //	    subagent_tokens: what a sub-agent over that slice is sent first
 //	    (subagent.SliceTokens: folded tools, loadTools/searchTools, and the
 //	    instruction with its catalog block), detailed under "subagent".
 //	    --scopes (default all) applies to the catalog and sub-agent figures.
+//	    --svg FILE also draws full, kinds, overview, slice and gateway as a
+//	    bar chart (log scale); docs/tokens.svg is drawn this way.
 //	search       --config F [--k N] [--scopes s,…] [--json] QUERY
 //	    BM25 search (with the ops lexicon and the file's search.synonyms)
 //	    over every tool the scopes permit (default all); --json prints
@@ -48,9 +51,10 @@
 //	    lists tools without a hand-written catalog line and colliding lines.
 //	status       --config F [--json]
 //	    Each server's state, tool count, reconnects and last error.
-//	serve        --config F [--transport stdio|http] [--addr A] [--token-file F] [--scopes s,…]
+//	serve        --config F [--transport stdio|http] [--addr A] [--token-file F] [--scopes s,…] [--max-request-bytes N]
 //	    Serves the fleet as one MCP server until SIGTERM, SIGINT or the end
-//	    of stdin.
+//	    of stdin. With store.backend redis in the fleet file, replicas share
+//	    offloaded results and conversations (docs/replicas.md).
 //	help [command]
 //	    Lists the commands, or one command's flags.
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpfleet/mcpfleet/examples/incident/fleet"
+	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 )
 
 // bins are the binaries TestMain builds once for every test.
@@ -205,6 +206,27 @@ func TestTokenTableMatchesCLI(t *testing.T) {
 	if got.FullTokens == 0 || got.OrchestratorTokens == 0 {
 		t.Errorf("empty figures: %+v", got)
 	}
+}
+
+// TestTokensChartCurrent: docs/tokens.svg is what `make tokens-chart`
+// draws today, so the README's chart never drifts from the figures.
+// `go test ./examples/incident -run TokensChart -update` redraws it.
+func TestTokensChartCurrent(t *testing.T) {
+	bin := binary(t, bins.incident)
+	cli := binary(t, bins.cli)
+	svg := filepath.Join(t.TempDir(), "tokens.svg")
+	cmd := exec.CommandContext(t.Context(), cli, "tokens", "--config", "examples/incident/fleet.yaml",
+		"--servers", "k8s-3,prometheus-b,gitlab-a", "--svg", svg)
+	cmd.Dir = "../.."
+	cmd.Env = append(withoutModelEnv(os.Environ()), "MCPFLEET_FLEET_BIN="+bin)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("mcpfleet tokens --svg: %v\n%s", err, b)
+	}
+	got, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenfile.Check(t, "../../docs/tokens.svg", string(got))
 }
 
 // TestTranscript runs the default text mode: no colour off a terminal, the

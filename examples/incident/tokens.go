@@ -31,6 +31,8 @@ type TokenTable struct {
 	OrchestratorTokens int `json:"orchestrator_tokens"`
 	// CatalogTokens: the deferred catalog of the whole fleet (mode on, all scopes).
 	CatalogTokens int `json:"catalog_tokens"`
+	// GatewayTokens: the tool definitions `mcpfleet serve` gives a client.
+	GatewayTokens int `json:"gateway_tokens"`
 	// OrchestratorCall: the orchestrator's first model call, instruction
 	// (framing + overview) plus the spawnSubagents definition. Not in
 	// `mcpfleet tokens`.
@@ -53,7 +55,8 @@ func measureFleet(ctx context.Context, mx *mcpfleet.Mux, cat *catalog.Catalog) (
 		return TokenTable{}, err
 	}
 	return TokenTable{Servers: r.Servers, Pairs: r.Pairs, UniqueTools: r.UniqueTools, FullTokens: r.FullTokens,
-		KindsTokens: r.KindsTokens, OrchestratorTokens: r.OrchestratorTokens, CatalogTokens: r.CatalogTokens}, nil
+		KindsTokens: r.KindsTokens, OrchestratorTokens: r.OrchestratorTokens, CatalogTokens: r.CatalogTokens,
+		GatewayTokens: r.GatewayTokens}, nil
 }
 
 // chatTool is a tool as a chat API sends it to a model.
@@ -84,6 +87,7 @@ func writeTokenTable(w io.Writer, t TokenTable, st style) {
 	row("orchestrator view: the overview", t.OrchestratorTokens)
 	row("orchestrator's first call: instruction + spawnSubagents", t.OrchestratorCall)
 	row("deferred catalog block, whole fleet", t.CatalogTokens)
+	row("gateway: mcpfleet serve's own tools, all a client carries", t.GatewayTokens)
 	for _, s := range t.Subagents {
 		row(fmt.Sprintf("%s [%s]: %d tools + catalog", s.Name, strings.Join(s.Servers, ","), s.ActiveTools), s.Total)
 	}

@@ -12,7 +12,12 @@ import (
 	"syscall"
 
 	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
+	"github.com/mcpfleet/mcpfleet/stores/rediscache"
+	"github.com/mcpfleet/mcpfleet/stores/redislimit"
+	"github.com/mcpfleet/mcpfleet/stores/redisstore"
 )
 
 // envServeTokens supplies bearer tokens when --token-file is absent, in the
@@ -22,11 +27,12 @@ const envServeTokens = "MCPFLEET_SERVE_TOKENS"
 // runServe serves the fleet as one MCP server until SIGTERM, SIGINT, ctx's
 // end or (stdio) the end of stdin, then drains and closes the fleet.
 func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs, c := newFlagSet("serve", "--config FILE [--transport stdio|http] [--addr 127.0.0.1:7777] [--token-file FILE] [--scopes LIST]", env, stderr)
+	fs, c := newFlagSet("serve", "--config FILE [--transport stdio|http] [--addr 127.0.0.1:7777] [--token-file FILE] [--scopes LIST] [--max-request-bytes N]", env, stderr)
 	transport := fs.String("transport", "stdio", "stdio, or http (streamable HTTP at /mcp, plus /healthz and /metrics)")
 	addr := fs.String("addr", "127.0.0.1:7777", "HTTP listen `address`; a non-loopback address needs tokens")
 	tokenFile := fs.String("token-file", "", "bearer tokens for HTTP, one `token: scope,scope` a line; default $"+envServeTokens)
 	scopes := fs.String("scopes", "read", "comma-separated scopes of callers without a token (stdio, or HTTP without tokens); \"*\" grants all")
+	maxBody := fs.Int64("max-request-bytes", gateway.DefaultMaxRequestBytes, "largest /mcp request body in `bytes`; larger ones get HTTP 413")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -65,9 +71,25 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	}); err != nil {
 		return err
 	}
-	opts := []mcpfleet.Option{mcpfleet.WithLogger(log)}
+	// Callers with the same scopes share cached results.
+	opts := []mcpfleet.Option{mcpfleet.WithLogger(log), mcpfleet.WithCacheScope(gateway.CacheScope)}
 	if c.strict {
 		opts = append(opts, mcpfleet.WithStrict())
+	}
+	gcfg := gateway.Config{Catalog: catCfg, Name: "mcpfleet", Scopes: splitList(*scopes), Tokens: tokens, Logger: log,
+		MaxRequestBytes: *maxBody, Activations: &catalog.MemoryStore{}}
+	if cfg.Store.Backend == config.StoreRedis {
+		st, err := redisstore.Open(ctx, cfg.Store, cfg.ResultStore)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		// One client for all shared state: offloaded results, loaded
+		// tools, cached responses and rate-limit counts.
+		opts = append(opts, mcpfleet.WithResultStore(st.Results),
+			mcpfleet.WithResponseCache(rediscache.New(st.Client(), st.KeyPrefix())))
+		gcfg.Activations, gcfg.Store, gcfg.StoreBackend = st.Activations, st, config.StoreRedis
+		gcfg.Limiter = redislimit.New(st.Client(), st.KeyPrefix())
 	}
 	mx, err := mcpfleet.New(ctx, cfg, opts...)
 	if err != nil {
@@ -79,7 +101,8 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 			fmt.Fprintf(stderr, "mcpfleet: warning: server %s (kind %s) is %s: %s\n", s.Name, s.Kind, s.State, s.LastError)
 		}
 	}
-	g, err := gateway.New(gateway.Config{Mux: mx, Catalog: catCfg, Name: "mcpfleet", Scopes: splitList(*scopes), Tokens: tokens, Logger: log})
+	gcfg.Mux = mx
+	g, err := gateway.New(gcfg)
 	if err != nil {
 		return err
 	}

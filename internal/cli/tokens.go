@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,10 +17,11 @@ import (
 type TokenReport = tokenreport.Report
 
 func runTokens(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs, c := newFlagSet("tokens", "--config FILE [--json] [--servers a,b,c] [--scopes read,write]", env, stderr)
+	fs, c := newFlagSet("tokens", "--config FILE [--json] [--servers a,b,c] [--scopes read,write] [--svg FILE]", env, stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	slice := fs.String("servers", "", "also measure a sub-agent over these comma-separated `servers`")
 	scopes := fs.String("scopes", "", "comma-separated `scopes` for the catalog and sub-agent figures (default: all)")
+	svg := fs.String("svg", "", "also draw the main views as a bar chart into this SVG `file`")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -39,6 +41,15 @@ func runTokens(ctx context.Context, env []string, stdin io.Reader, stdout, stder
 	} else if err != nil {
 		return err
 	}
+	if *svg != "" {
+		var b bytes.Buffer
+		if err := writeTokensSVG(&b, *rep); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(*svg, b.Bytes()); err != nil {
+			return fmt.Errorf("tokens: --svg: %w", err)
+		}
+	}
 	return emit(stdout, *asJSON, rep, func(w io.Writer) { writeTokens(w, *rep) })
 }
 
@@ -52,6 +63,7 @@ func writeTokens(w io.Writer, r TokenReport) {
 	row("kinds: tool names per kind, no schemas", r.KindsTokens)
 	row("orchestrator: the overview", r.OrchestratorTokens)
 	row("catalog: deferred block, whole fleet", r.CatalogTokens)
+	row("gateway: mcpfleet serve's own tools", r.GatewayTokens)
 	if s := r.Subagent; s != nil {
 		row(fmt.Sprintf("sub-agent [%s], mode %s", strings.Join(s.Servers, ","), s.Mode), s.Total)
 		row(fmt.Sprintf("  %d folded tools", s.ActiveTools), s.Tools)

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet"
@@ -141,4 +143,15 @@ func (g *Gateway) authenticate(h http.Handler) http.Handler {
 func CallerID(token string) string {
 	sum := sha256.Sum256([]byte(token))
 	return "token:" + hex.EncodeToString(sum[:12])
+}
+
+// CacheScope keys the response cache by the caller's scopes, for
+// mcpfleet.WithCacheScope: callers with the same scopes (in any order)
+// share cached results, and a caller never sees a result cached for
+// callers with other scopes. The gateway puts every call's scopes on the
+// ctx it hands the Mux.
+func CacheScope(ctx context.Context) string {
+	s, _ := catalog.ScopesFrom(ctx)
+	slices.Sort(s)
+	return strings.Join(slices.Compact(s), ",")
 }

@@ -39,11 +39,42 @@
 // result offloaded for one token reads back with that token only; any other
 // gets the answer an unknown handle gets.
 //
+// # Rate limits
+//
+// The fleet file's rate_limits section bounds each caller's callTool
+// requests per kind (calls per minute, per server or for the whole kind);
+// each token is one caller, and callers without one share a budget. A call
+// over the limit is refused before the Mux sees it, with a tool result that
+// says when to retry, and counted as rate_limited in /metrics.
+// [Config.Limiter] counts: [MemoryLimiter] in one process by default,
+// stores/redislimit across replicas. When it fails, on_store_error says
+// whether calls go through (open) or are refused (closed). [CacheScope]
+// keys the Mux's response cache by the caller's scopes.
+//
+// # Limits
+//
+// A shared gateway serves many callers, so one request is bounded: the
+// body (above), a searchTools query ([MaxQueryBytes]), the names of one
+// describeTools call ([MaxDescribeNames]) and a grepResult pattern (the
+// Mux's 512 bytes). Each refusal says the limit and what was sent.
+//
+// # Conversations
+//
+// The default protocol revision has no sessions, and replicas behind a
+// load balancer may each see one request of a client. A client that sends
+// [HeaderConversation] gets the tools it described kept in
+// [Config.Activations] under its caller id plus the conversation id;
+// listKinds then names them, on whichever replica answers. Stores shared
+// by replicas are in stores/redisstore (see docs/replicas.md).
+//
 // # HTTP endpoints
 //
-//   - /mcp: streamable HTTP MCP.
+//   - /mcp: streamable HTTP MCP. A body over [Config.MaxRequestBytes]
+//     (default 4 MB) gets 413 before it is read whole.
 //   - /healthz: 200 with {"status": "ok"|"degraded", "servers": [...]}, the
-//     Mux's status per server. Unauthenticated, like most health checks; it
+//     Mux's status per server, and with [Config.Store] set, "store":
+//     {"backend", "state": "up"|"down"}; a store that does not answer makes
+//     the status degraded. Unauthenticated, like most health checks; it
 //     shows server names and states, never arguments or results.
 //   - /metrics: JSON counters ([Counters]) of the gateway's calls. The root
 //     package's Metrics interface is per Mux and chosen by whoever builds

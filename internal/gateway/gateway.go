@@ -45,6 +45,27 @@ type Config struct {
 	DrainTimeout time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Limiter counts the rate limits of the fleet file's rate_limits
+	// section (Mux.Config().RateLimits); nil means a MemoryLimiter, which
+	// counts in this process only. stores/redislimit shares the counts
+	// between replicas.
+	Limiter Limiter
+	// Activations keeps the tools each conversation described (see
+	// HeaderConversation); nil means conversations are not kept.
+	Activations catalog.ActivationStore
+	// Store, if set, is the shared state's health check: /healthz says
+	// degraded while it fails. StoreBackend names it ("redis").
+	Store        Pinger
+	StoreBackend string
+	// MaxRequestBytes bounds a /mcp request body; 0 means
+	// DefaultMaxRequestBytes. A larger body is refused with HTTP 413.
+	MaxRequestBytes int64
+}
+
+// Pinger is a health check of shared state, such as
+// redisstore.Stores.Ping.
+type Pinger interface {
+	Ping(ctx context.Context) error
 }
 
 // Gateway is the fleet as one MCP server. It is safe for concurrent use.
@@ -54,6 +75,7 @@ type Gateway struct {
 	srv      *server.MCPServer
 	log      *slog.Logger
 	counters counters
+	limits   *limits // nil when no kind is rate limited
 	// draining is set at shutdown: new calls are refused while those in
 	// flight finish.
 	draining atomic.Bool
@@ -82,10 +104,14 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.DrainTimeout <= 0 {
 		cfg.DrainTimeout = DefaultDrainTimeout
 	}
+	if cfg.MaxRequestBytes <= 0 {
+		cfg.MaxRequestBytes = DefaultMaxRequestBytes
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	g := &Gateway{cfg: cfg, mux: cfg.Mux, log: cfg.Logger}
+	g.limits = newLimits(cfg.Mux.Config().RateLimits, cfg.Limiter)
 	g.srv = server.NewMCPServer(cfg.Name, cfg.Version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),

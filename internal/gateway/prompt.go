@@ -1,8 +1,12 @@
 package gateway
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet"
 )
 
 // Model-facing text lives here: tool descriptions, the instructions, the
@@ -75,7 +79,51 @@ func describeAmbiguous(name string, options []string) string {
 	return fmt.Sprintf("%q: several kinds have this tool; name one of %s", name, quoteJoin(options))
 }
 
+// storeErrorText is a readResult or grepResult failure as the model reads
+// it: an unknown handle or a bad pattern says so itself; anything else is
+// the store failing (Redis down), which a retry may cure.
+func storeErrorText(err error) string {
+	if errors.Is(err, mcpfleet.ErrResultNotFound) || errors.Is(err, mcpfleet.ErrBadPattern) {
+		return err.Error()
+	}
+	return "The result store is unavailable right now (" + err.Error() + "). Retry in a few seconds; if it persists, call the original tool again."
+}
+
+// tooLarge refuses a request body over the limit.
+func tooLarge(limit int64, got string) string {
+	return fmt.Sprintf("request body too large: the limit is %d bytes, this request has %s bytes", limit, got)
+}
+
+// queryTooLong refuses a searchTools query over MaxQueryBytes.
+func queryTooLong(got int) string {
+	return fmt.Sprintf("query too long: the limit is %d bytes, this query has %d. Say what you want to do in a sentence.", MaxQueryBytes, got)
+}
+
+// tooManyNames refuses a describeTools call over MaxDescribeNames.
+func tooManyNames(got int) string {
+	return fmt.Sprintf("too many names: the limit is %d per describeTools call, this call has %d. Describe the tools you mean to call, a few at a time.", MaxDescribeNames, got)
+}
+
+// loadedLine tells which tools a conversation has described already.
+func loadedLine(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return "\nDescribed earlier in this conversation (call them without describing again): " + strings.Join(names, ", ") + "\n"
+}
+
 const describeNone = "Name at least one tool: \"tool\", \"kind.tool\" or \"server.tool\" (searchTools finds them)."
+
+// rateLimited refuses a call over a rate limit; retry is rounded up to a
+// whole second, at least one.
+func rateLimited(what string, perMinute int, retry time.Duration) string {
+	secs := int((retry + time.Second - 1) / time.Second)
+	return fmt.Sprintf("Rate limited: your calls to %s are over %d per minute, so the call was not sent. Retry after %d s.", what, perMinute, max(secs, 1))
+}
+
+// limitsUnavailable refuses a call when the limits cannot be checked and
+// rate_limits.on_store_error is closed.
+const limitsUnavailable = "Rate limited: the rate limits cannot be checked right now, so the call was not sent. Retry after 5 s."
 
 const shuttingDown = "The fleet gateway is shutting down; the call was not sent. Retry once it is back."
 

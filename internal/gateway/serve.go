@@ -18,9 +18,18 @@ import (
 
 // Health is what /healthz serves.
 type Health struct {
-	// Status is "ok" when every server is up, else "degraded".
+	// Status is "ok" when every server is up and the shared store (if
+	// any) answers, else "degraded".
 	Status  string                  `json:"status"`
 	Servers []mcpfleet.ServerStatus `json:"servers"`
+	Store   *StoreStatus            `json:"store,omitempty"`
+}
+
+// StoreStatus is the shared store's state in Health.
+type StoreStatus struct {
+	Backend string `json:"backend"`
+	State   string `json:"state"` // "up" or "down"
+	Error   string `json:"error,omitempty"`
 }
 
 // Health reports the fleet's state.
@@ -31,15 +40,26 @@ func (g *Gateway) Health() Health {
 			h.Status = "degraded"
 		}
 	}
+	if g.cfg.Store != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.Store = &StoreStatus{Backend: g.cfg.StoreBackend, State: "up"}
+		if err := g.cfg.Store.Ping(ctx); err != nil {
+			h.Store.State, h.Store.Error, h.Status = "down", err.Error(), "degraded"
+		}
+	}
 	return h
 }
 
 // Handler returns the HTTP API: /mcp (streamable HTTP, authenticated),
 // /healthz and /metrics (authenticated when tokens are configured).
 func (g *Gateway) Handler() http.Handler {
-	mcpH := server.NewStreamableHTTPServer(g.srv, server.WithEndpointPath("/mcp"))
+	mcpH := server.NewStreamableHTTPServer(g.srv, server.WithEndpointPath("/mcp"),
+		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			return withConversation(ctx, r.Header.Get(HeaderConversation))
+		}))
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", g.authenticate(mcpH))
+	mux.Handle("/mcp", limitBody(g.cfg.MaxRequestBytes, g.authenticate(mcpH)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, g.Health()) })
 	mux.Handle("GET /metrics", g.authenticate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, g.Counters())

@@ -67,7 +67,7 @@ func (g *Gateway) readResult(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	out, err := g.mux.ReadResult(ctx, h, req.GetInt("offset", 0), req.GetInt("limit", 0))
 	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
+		return mcp.NewToolResultError(storeErrorText(err)), nil
 	}
 	return mcp.NewToolResultText(out), nil
 }
@@ -82,7 +82,7 @@ func (g *Gateway) grepResult(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	out, err := g.mux.GrepResult(ctx, h, pat, req.GetInt("context", 0))
 	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
+		return mcp.NewToolResultError(storeErrorText(err)), nil
 	}
 	return mcp.NewToolResultText(out), nil
 }
@@ -128,11 +128,15 @@ func (g *Gateway) kinds(scopes []string) []kindLine {
 }
 
 func (g *Gateway) listKinds(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return mcp.NewToolResultText(renderKinds(g.kinds(g.scopes(ctx)))), nil
+	return mcp.NewToolResultText(renderKinds(g.kinds(g.scopes(ctx))) + loadedLine(g.loaded(ctx))), nil
 }
 
 func (g *Gateway) searchTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	q := strings.TrimSpace(req.GetString("query", ""))
+	q := req.GetString("query", "")
+	if len(q) > MaxQueryBytes {
+		return mcp.NewToolResultError(queryTooLong(len(q))), nil
+	}
+	q = strings.TrimSpace(q)
 	if q == "" {
 		return mcp.NewToolResultError(argMissing("query")), nil
 	}
@@ -168,6 +172,9 @@ func (g *Gateway) describeTools(ctx context.Context, req mcp.CallToolRequest) (*
 		} else {
 			return mcp.NewToolResultError(describeNone), nil
 		}
+	}
+	if len(names) > MaxDescribeNames {
+		return mcp.NewToolResultError(tooManyNames(len(names))), nil
 	}
 	cat := g.catalog()
 	scopes := g.scopes(ctx)
@@ -209,6 +216,13 @@ func (g *Gateway) describeTools(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	res := mcp.NewToolResultText(b.String())
 	res.IsError = len(out) == 0
+	if len(out) > 0 {
+		keys := make([]string, len(out))
+		for i, d := range out {
+			keys[i] = d.Name
+		}
+		g.recordLoads(ctx, keys)
+	}
 	return res, nil
 }
 
@@ -334,6 +348,10 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 				Problems: []mcpfleet.Problem{{Path: "tool", Hint: "It needs scope " + strings.Join(e.Scopes, ", ") + "."}}}
 			g.counters.outcome(mcpfleet.Classify(nil, rej))
 			return mcp.NewToolResultError(rej.ModelText()), nil
+		}
+		if refusal := g.admit(ctx, srv, kind); refusal != "" {
+			g.counters.outcome(mcpfleet.StatusRejected, ReasonRateLimited)
+			return mcp.NewToolResultError(refusal), nil
 		}
 	}
 	var raw []byte

@@ -147,19 +147,43 @@ func (e *PatternError) Unwrap() error { return e.Err }
 // linear in the text: no catastrophic backtracking on untrusted input), with
 // up to context lines around each, bounded as the Max constants say.
 func Search(text, pattern string, context int) (Grep, error) {
+	s, err := NewSearcher(pattern, context)
+	if err != nil {
+		return Grep{}, err
+	}
+	s.Feed(text)
+	return s.Result(), nil
+}
+
+// Searcher is Search fed in pieces, so that a text kept in chunks is
+// searched one chunk at a time (see Feed).
+type Searcher struct {
+	re      *regexp.Regexp
+	context int
+	g       Grep
+	prev    []string // ring of the last context lines
+	size    int
+	open    int // index of a match still collecting After lines
+	lineNo  int
+}
+
+// NewSearcher compiles pattern, or returns a *PatternError.
+func NewSearcher(pattern string, context int) (*Searcher, error) {
 	if len(pattern) > MaxPattern {
-		return Grep{}, &PatternError{Pattern: pattern[:40] + "…", Err: fmt.Errorf("longer than %d bytes", MaxPattern)}
+		return nil, &PatternError{Pattern: pattern[:40] + "…", Err: fmt.Errorf("longer than %d bytes, got %d", MaxPattern, len(pattern))}
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return Grep{}, &PatternError{Pattern: pattern, Err: err}
+		return nil, &PatternError{Pattern: pattern, Err: err}
 	}
-	context = min(max(context, 0), MaxGrepContext)
-	var g Grep
-	var prev []string // ring of the last context lines
-	size := 0
-	open := -1 // index of a match still collecting After lines
-	lineNo := 0
+	return &Searcher{re: re, context: min(max(context, 0), MaxGrepContext), open: -1}, nil
+}
+
+// Feed searches the next piece of the text. A piece holds whole lines:
+// each but the last ends in a newline, and the last ends the text or a
+// newline; line numbers run on across pieces.
+func (s *Searcher) Feed(text string) {
+	g := &s.g
 	rest := text
 	for rest != "" {
 		line := rest
@@ -168,41 +192,43 @@ func Search(text, pattern string, context int) (Grep, error) {
 		} else {
 			rest = ""
 		}
-		lineNo++
-		if re.MatchString(line) {
+		s.lineNo++
+		if s.re.MatchString(line) {
 			g.Total++
 			if !g.Truncated {
-				if len(g.Matches) >= MaxGrepMatches || size > MaxGrepBytes {
+				if len(g.Matches) >= MaxGrepMatches || s.size > MaxGrepBytes {
 					g.Truncated = true
 				} else {
-					m := Match{Line: lineNo, Before: cloneCut(prev), Text: cut(line)}
-					size += len(m.Text) + 16
+					m := Match{Line: s.lineNo, Before: cloneCut(s.prev), Text: cut(line)}
+					s.size += len(m.Text) + 16
 					for _, b := range m.Before {
-						size += len(b)
+						s.size += len(b)
 					}
 					g.Matches = append(g.Matches, m)
-					open = len(g.Matches) - 1
-					prev = prev[:0]
+					s.open = len(g.Matches) - 1
+					s.prev = s.prev[:0]
 					continue
 				}
 			}
-		} else if open >= 0 && len(g.Matches[open].After) < context {
+		} else if s.open >= 0 && len(g.Matches[s.open].After) < s.context {
 			c := cut(line)
-			g.Matches[open].After = append(g.Matches[open].After, c)
-			size += len(c)
+			g.Matches[s.open].After = append(g.Matches[s.open].After, c)
+			s.size += len(c)
 		}
-		if open >= 0 && len(g.Matches[open].After) >= context {
-			open = -1
+		if s.open >= 0 && len(g.Matches[s.open].After) >= s.context {
+			s.open = -1
 		}
-		if context > 0 {
-			if len(prev) == context {
-				prev = append(prev[:0], prev[1:]...)
+		if s.context > 0 {
+			if len(s.prev) == s.context {
+				s.prev = append(s.prev[:0], s.prev[1:]...)
 			}
-			prev = append(prev, line)
+			s.prev = append(s.prev, line)
 		}
 	}
-	return g, nil
 }
+
+// Result returns what the pieces fed so far matched.
+func (s *Searcher) Result() Grep { return s.g }
 
 func cloneCut(ss []string) []string {
 	if len(ss) == 0 {

@@ -17,6 +17,7 @@ const (
 	KeyTool    = "mcpfleet.tool"
 	KeyOutcome = "mcpfleet.outcome"
 	KeyReason  = "mcpfleet.reason"
+	KeyCache   = "mcpfleet.cache"
 )
 
 // Config says where to report.
@@ -40,6 +41,7 @@ type Metrics struct {
 	offloads   metric.Int64Counter
 	defused    metric.Int64Counter
 	reconnects metric.Int64Counter
+	cache      metric.Int64Counter
 }
 
 var _ mcpfleet.Metrics = (*Metrics)(nil)
@@ -59,7 +61,7 @@ func New(cfg Config) (*Metrics, error) {
 	}
 	m := cfg.MeterProvider.Meter("github.com/mcpfleet/mcpfleet")
 	var out Metrics
-	var errs [6]error
+	var errs [7]error
 	out.calls, errs[0] = m.Int64Counter("mcpfleet.calls", metric.WithDescription("Tool calls by server, tool and outcome."), metric.WithUnit("{call}"))
 	out.duration, errs[1] = m.Float64Histogram("mcpfleet.call.duration", metric.WithDescription("Tool call duration, gates included."),
 		metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(buckets...))
@@ -67,6 +69,7 @@ func New(cfg Config) (*Metrics, error) {
 	out.offloads, errs[3] = m.Int64Counter("mcpfleet.offloads", metric.WithDescription("Results moved out of the context."), metric.WithUnit("{result}"))
 	out.defused, errs[4] = m.Int64Counter("mcpfleet.defused", metric.WithDescription("Pieces of tool output escaped because they imitated instructions or role turns."), metric.WithUnit("{span}"))
 	out.reconnects, errs[5] = m.Int64Counter("mcpfleet.reconnects", metric.WithDescription("Servers back after being down."), metric.WithUnit("{reconnect}"))
+	out.cache, errs[6] = m.Int64Counter("mcpfleet.cache", metric.WithDescription("Calls the response cache covers, by how it answered: hit, shared or miss."), metric.WithUnit("{call}"))
 	if err := errors.Join(errs[:]...); err != nil {
 		return nil, err
 	}
@@ -111,4 +114,10 @@ func (m *Metrics) Defused(ctx context.Context, c *mcpfleet.Call, n int) {
 // Reconnected counts a server coming back.
 func (m *Metrics) Reconnected(ctx context.Context, server string) {
 	m.reconnects.Add(context.WithoutCancel(ctx), 1, metric.WithAttributes(attribute.String(KeyServer, server)))
+}
+
+// Cached counts a call the response cache covered, by how it answered.
+func (m *Metrics) Cached(ctx context.Context, c *mcpfleet.Call, r mcpfleet.CacheResult) {
+	attrs := append(callAttrs(c), attribute.String(KeyCache, string(r)))
+	m.cache.Add(context.WithoutCancel(ctx), 1, metric.WithAttributeSet(attribute.NewSet(attrs...)))
 }

@@ -126,3 +126,40 @@ func TestNewNeedsProvider(t *testing.T) {
 		t.Errorf("err = %v, want ErrNoMeterProvider", err)
 	}
 }
+
+// TestCached runs a cached tool twice through a Mux: a miss, then a hit.
+func TestCached(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	om, err := otelmetrics.New(otelmetrics.Config{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Fleet{Cache: config.Cache{Kinds: map[string]config.KindCache{"test": {TTL: time.Minute}}}}
+	mx, err := mcpfleet.New(t.Context(), cfg, mcpfleet.WithHealthInterval(-1), mcpfleet.WithMetrics(om),
+		mcpfleet.WithInProcess("s1", "test", testfleet.NewServer("s1", testfleet.Options{})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mx.Close()
+	for range 2 {
+		if _, err := mx.CallTool(t.Context(), "s1", "echo", json.RawMessage(`{"text":"a"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var rm metricdata.ResourceMetrics
+	_ = reader.Collect(context.Background(), &rm)
+	got := map[string]int64{}
+	for _, m := range rm.ScopeMetrics[0].Metrics {
+		if m.Name != "mcpfleet.cache" {
+			continue
+		}
+		for _, dp := range m.Data.(metricdata.Sum[int64]).DataPoints {
+			v, _ := dp.Attributes.Value(otelmetrics.KeyCache)
+			tool, _ := dp.Attributes.Value(otelmetrics.KeyTool)
+			got[tool.AsString()+"/"+v.AsString()] += dp.Value
+		}
+	}
+	if diff := cmp.Diff(map[string]int64{"echo/miss": 1, "echo/hit": 1}, got); diff != "" {
+		t.Errorf("mcpfleet.cache (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,89 @@
+package mcpfleet
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/internal/offload"
+)
+
+// LineReader is an optional interface of a [ResultStore] that keeps
+// results in pieces, as stores/redisstore does. With it, ReadResult
+// fetches only the lines it returns, and GrepResult scans the text a
+// batch of lines at a time, instead of each getting the whole text with
+// Get: a page of a 50 MB result then costs a page, and a grep holds one
+// batch at a time.
+//
+// ReadLines returns the result stored under handle with Text holding only
+// lines [from, from+n) of its text (from counts from 0): whole lines, each
+// with its newline except perhaps the text's last, and "" past the end. It
+// also returns the line count of the whole text, counted as a last line
+// without a newline counts. Its errors are Get's: an unknown or expired
+// handle matches ErrResultNotFound. The Owner check is the Mux's, as for
+// Get.
+type LineReader interface {
+	ReadLines(ctx context.Context, handle string, from, n int) (sr StoredResult, lines int, err error)
+}
+
+// grepBatchLines is how many lines GrepResult asks a LineReader for at a
+// time.
+const grepBatchLines = 4096
+
+// readPage returns lines [offset, offset+limit) of a stored result, as
+// offload.Read bounds them, after the owner check.
+func (m *Mux) readPage(ctx context.Context, handle string, offset, limit int) (StoredResult, offload.Page, error) {
+	lr, ok := m.store.(LineReader)
+	if !ok {
+		sr, err := m.stored(ctx, handle)
+		if err != nil {
+			return StoredResult{}, offload.Page{}, err
+		}
+		return sr, offload.Read(sr.Text, offset, limit), nil
+	}
+	offset = max(offset, 0)
+	if limit <= 0 || limit > offload.MaxReadLines {
+		limit = offload.MaxReadLines
+	}
+	sr, total, err := lr.ReadLines(ctx, strings.TrimSpace(handle), offset, limit)
+	if sr, err = m.owned(ctx, handle, sr, err); err != nil {
+		return StoredResult{}, offload.Page{}, err
+	}
+	p := offload.Read(sr.Text, 0, limit)
+	p.From, p.To, p.TotalLines = offset+1, offset+p.To, total
+	return sr, p, nil
+}
+
+// grepStored searches a stored result, after the owner check.
+func (m *Mux) grepStored(ctx context.Context, handle, pattern string, context int) (StoredResult, offload.Grep, error) {
+	lr, ok := m.store.(LineReader)
+	if !ok {
+		sr, err := m.stored(ctx, handle)
+		if err != nil {
+			return StoredResult{}, offload.Grep{}, err
+		}
+		g, err := offload.Search(sr.Text, pattern, context)
+		if err != nil {
+			return StoredResult{}, offload.Grep{}, badPattern(err)
+		}
+		return sr, g, nil
+	}
+	h := strings.TrimSpace(handle)
+	sr, total, err := lr.ReadLines(ctx, h, 0, grepBatchLines)
+	if sr, err = m.owned(ctx, handle, sr, err); err != nil {
+		return StoredResult{}, offload.Grep{}, err
+	}
+	s, err := offload.NewSearcher(pattern, context)
+	if err != nil {
+		return StoredResult{}, offload.Grep{}, badPattern(err)
+	}
+	s.Feed(sr.Text)
+	for from := grepBatchLines; from < total; from += grepBatchLines {
+		next, _, err := lr.ReadLines(ctx, h, from, grepBatchLines)
+		if next, err = m.owned(ctx, handle, next, err); err != nil {
+			return StoredResult{}, offload.Grep{}, err
+		}
+		s.Feed(next.Text)
+	}
+	sr.Text = ""
+	return sr, s.Result(), nil
+}
