@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/pinning"
 	"github.com/mcpfleet/mcpfleet/internal/upstream"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
@@ -55,7 +56,10 @@ type serverConn struct {
 	client     *client.Client
 	gen        uint64 // bumps on every (re)connect, so a stale failure cannot mark a fresh connection down
 	tools      map[string]*toolEntry
-	order      []mcp.Tool
+	order      []mcp.Tool // the tools listed: all but the quarantined
+	all        []mcp.Tool // every tool the server lists, once each
+	pins       map[string]*PinIssue
+	info       mcp.Implementation // serverInfo from initialize
 	problems   []ToolProblem
 	state      State
 	lastErr    string
@@ -120,7 +124,7 @@ func (sc *serverConn) connect(ctx context.Context) error {
 			sc.markDown(gen, errors.New("the server process exited"))
 		}
 	}
-	c, _, err := upstream.Dial(ctx, sc.m.life, spec)
+	c, initRes, err := upstream.Dial(ctx, sc.m.life, spec)
 	if err != nil {
 		sc.markDown(0, err)
 		return err
@@ -142,6 +146,9 @@ func (sc *serverConn) connect(ctx context.Context) error {
 	sc.client = c
 	sc.gen++
 	gen := sc.gen
+	if initRes != nil {
+		sc.info = initRes.ServerInfo
+	}
 	sc.setToolsLocked(tools.Tools)
 	sc.state, sc.lastErr, sc.changed = StateUp, "", time.Now()
 	sc.mu.Unlock()
@@ -184,21 +191,48 @@ func (sc *serverConn) setToolsLocked(list []mcp.Tool) {
 		names[i] = t.Name
 	}
 	sc.problems = listProblems(sc.name, names)
+	all := make([]mcp.Tool, 0, len(list))
+	seen := make(map[string]bool, len(list))
 	for _, t := range list {
-		if _, dup := tools[t.Name]; dup {
+		if seen[t.Name] {
 			sc.m.log.Warn("server lists a tool twice; keeping the first", "server", sc.name, "tool", t.Name)
 			continue
 		}
-		// Keep the schema as JSON, so kinds compare and render exactly
-		// what was received.
-		if len(t.RawInputSchema) == 0 {
-			t.RawInputSchema = schemaJSON(t.InputSchema)
-			t.InputSchema = mcp.ToolInputSchema{}
+		seen[t.Name] = true
+		all = append(all, normalizeTool(t))
+	}
+	var pins map[string]*PinIssue
+	if sc.m.pin != nil {
+		pins = sc.m.pin.check(sc.name, sc.kind, all, sc.m.otherKindsTools(sc.kind, all))
+		sc.logPins(sc.pins, pins)
+	}
+	for _, t := range all {
+		if is := pins[t.Name]; is != nil && is.Quarantined {
+			continue
 		}
 		tools[t.Name] = &toolEntry{def: t}
 		order = append(order, t)
 	}
-	sc.tools, sc.order = tools, order
+	sc.tools, sc.order, sc.all, sc.pins = tools, order, all, pins
+}
+
+// normalizeTool keeps a tool's input schema as JSON, so kinds compare and
+// render, and pins hash, exactly what was received.
+func normalizeTool(t mcp.Tool) mcp.Tool {
+	if len(t.RawInputSchema) == 0 {
+		t.RawInputSchema = schemaJSON(t.InputSchema)
+		t.InputSchema = mcp.ToolInputSchema{}
+	}
+	return t
+}
+
+// repin checks the current tools against the lock once more.
+func (sc *serverConn) repin() {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.all != nil {
+		sc.setToolsLocked(sc.all)
+	}
 }
 
 // schemaJSON re-encodes a schema decoded by mcp-go's client, which keeps
@@ -356,7 +390,7 @@ func (sc *serverConn) probe() {
 func (sc *serverConn) replaceIfChanged(gen uint64, list []mcp.Tool) bool {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if sc.gen != gen || sameTools(sc.order, list) {
+	if sc.gen != gen || sameTools(sc.all, list) {
 		return false
 	}
 	sc.setToolsLocked(list)
@@ -369,8 +403,10 @@ func sameTools(have, got []mcp.Tool) bool {
 		return false
 	}
 	for i := range have {
+		// Every pinned field counts: a rug pull may change only an
+		// annotation or the output schema.
 		if have[i].Name != got[i].Name || have[i].Description != got[i].Description ||
-			!bytes.Equal(kindgroups.SchemaOf(have[i]), kindgroups.SchemaOf(got[i])) {
+			!bytes.Equal(pinning.Canonical(have[i]), pinning.Canonical(normalizeTool(got[i]))) {
 			return false
 		}
 	}

@@ -25,6 +25,10 @@ const (
 	ReasonOverloaded       Reason = "overloaded"
 	ReasonCircuitOpen      Reason = "circuit_open"
 	ReasonNotPermitted     Reason = "not_permitted"
+	// ReasonQuarantined: pinning: enforce keeps the tool from use, since
+	// its definition differs from the lock, is not in it, or reads as
+	// poisoned.
+	ReasonQuarantined Reason = "quarantined"
 )
 
 // ErrRejected matches every *RejectError through errors.Is.

@@ -48,6 +48,7 @@ type Mux struct {
 
 	store ResultStore             // nil when offloading is off
 	neut  *neutralize.Neutralizer // nil when neutralization is off
+	pin   *pinner                 // nil when pinning is off
 	cache *callCache              // nil when no kind is cached
 }
 
@@ -98,6 +99,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if !o.noNeutralize && cfg.NeutralizeOn() {
 		m.neut = neutralize.New()
 	}
+	m.pin = newPinner(cfg)
 	m.cache = newCallCache(cfg, &o, m.log)
 	for _, s := range cfg.Servers {
 		if s.MaxInFlight == 0 { // Load did this already; a Fleet built in Go may not have
@@ -130,6 +132,15 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	}
 	_ = g.Wait()
 	m.rebuild()
+	if m.pin != nil {
+		// Each server was checked as it connected, against the others
+		// that had connected by then; check again against all, so that a
+		// tool shadowing one of a later server's is caught.
+		for _, name := range m.names {
+			m.servers[name].repin()
+		}
+		m.rebuild()
+	}
 	m.cache.warnUncached(m.current())
 	if len(failed) > 0 {
 		sort.Slice(failed, func(i, j int) bool { return failed[i].Error() < failed[j].Error() })

@@ -119,7 +119,14 @@ func toolPartOf(ct mcp.Content) (any, mcp.Annotated, string) {
 func (m *Mux) defuseResource(ct mcp.Content) (mcp.Content, int) {
 	switch e := ct.(type) {
 	case mcp.ImageContent:
-		if mime, n := m.neut.Defuse(e.MIMEType); n > 0 {
+		mime, n := m.neut.Defuse(e.MIMEType)
+		if !imageMIME(e.MIMEType) {
+			// A client decodes the data by its MIME type: an "image" of
+			// text/html or application/javascript is a document under
+			// another name. It is dropped, and the model told so.
+			return mcp.NewTextContent(renderDroppedImage(mime)), n
+		}
+		if n > 0 {
 			e.MIMEType = mime
 			return e, n
 		}
@@ -331,4 +338,22 @@ func attrSafe(s string) string {
 
 func nameByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '-' || b == '.' || b == '/'
+}
+
+// imageMIME reports whether a MIME type is an image type: "image/" and a
+// subtype of token characters, parameters allowed, in any case.
+func imageMIME(mime string) bool {
+	typ, _, _ := strings.Cut(mime, ";")
+	typ = strings.ToLower(strings.TrimSpace(typ))
+	sub, ok := strings.CutPrefix(typ, "image/")
+	if !ok || sub == "" {
+		return false
+	}
+	for i := 0; i < len(sub); i++ {
+		c := sub[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("!#$&^_.+-", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }

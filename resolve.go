@@ -33,6 +33,9 @@ func serverDown(server, tool string, state State, lastErr string) *RejectError {
 func resolveTool(sc *serverConn, tool string) (*toolEntry, error) {
 	te := sc.tool(tool)
 	if te == nil {
+		if is := sc.quarantine(tool); is != nil {
+			return nil, reject(sc.name, tool, ReasonQuarantined, Problem{Path: "tool", Hint: pinReason(is)})
+		}
 		names := sc.toolNames()
 		p := Problem{Path: "tool", Got: fmt.Sprintf("%q", brief(tool)), Want: fmt.Sprintf("a tool of %s (%d tools)", sc.name, len(names))}
 		if n := textdist.NearestPart(tool, names); n != "" {

@@ -1,6 +1,9 @@
 package mcpfleet
 
 import (
+	"maps"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -31,6 +34,10 @@ type ServerStatus struct {
 	Failures int `json:"failures,omitempty"`
 	// CircuitOpenUntil is when calls resume, if the circuit is open.
 	CircuitOpenUntil time.Time `json:"circuit_open_until,omitzero"`
+	// Software is the serverInfo name and version the server gave.
+	Software string `json:"software,omitempty"`
+	// Pins are the tools that failed a pinning check (see PinIssue).
+	Pins []PinIssue `json:"pins,omitempty"`
 }
 
 // Status reports every server's state, sorted by name.
@@ -46,7 +53,12 @@ func (sc *serverConn) status() ServerStatus {
 	failures, until := sc.brk.state()
 	sc.mu.RLock()
 	defer sc.mu.RUnlock()
-	return ServerStatus{Name: sc.name, Kind: sc.kind, State: sc.state, LastError: sc.lastErr,
+	st := ServerStatus{Name: sc.name, Kind: sc.kind, State: sc.state, LastError: sc.lastErr,
 		Reconnects: sc.reconnects, Changed: sc.changed, Tools: len(sc.order),
-		InFlight: int(sc.inflight.Load()), Failures: failures, CircuitOpenUntil: until}
+		InFlight: int(sc.inflight.Load()), Failures: failures, CircuitOpenUntil: until,
+		Software: strings.TrimSpace(sc.info.Name + " " + sc.info.Version)}
+	for _, name := range slices.Sorted(maps.Keys(sc.pins)) {
+		st.Pins = append(st.Pins, *sc.pins[name])
+	}
+	return st
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -73,6 +74,7 @@ var synonyms = map[string][]string{
 // case, synonyms folded, stopwords dropped, lightly stemmed. A hyphenated
 // word also yields its parts joined ("on-call" -> "oncall").
 func terms(text string) []string {
+	text = loginPhrase(text)
 	var out []string
 	add := func(w string) {
 		w = strings.ToLower(w)
@@ -157,4 +159,38 @@ func isAlpha(s string) bool {
 		}
 	}
 	return true
+}
+
+// loginPhrase rewrites "logged in", "logging into", "log in to", "log
+// out" as "login" or "logout": the phrasal verb is about a session, and
+// stemmed word by word it would read as logs.
+func loginPhrase(text string) string {
+	lower := strings.ToLower(text)
+	if !strings.Contains(lower, "log") {
+		return text
+	}
+	ws := strings.Fields(text)
+	changed := false
+	for i := 0; i+1 < len(ws); i++ {
+		w := strings.ToLower(strings.Trim(ws[i], ".,;:!?()\"'`"))
+		next := strings.ToLower(strings.Trim(ws[i+1], ".,;:!?()\"'`"))
+		verb := w == "logged" || w == "logging" || w == "log" || w == "logs"
+		switch {
+		case !verb:
+		case next == "into":
+			ws[i], ws[i+1] = "", "login"
+		case next == "out" && w != "logs":
+			ws[i], ws[i+1] = "", "logout"
+		case next == "in" && (w == "logged" || w == "logging" ||
+			i+2 < len(ws) && slices.Contains([]string{"to", "as", "with"}, strings.ToLower(ws[i+2]))):
+			ws[i], ws[i+1] = "", "login"
+		default:
+			continue
+		}
+		changed = true
+	}
+	if !changed {
+		return text
+	}
+	return strings.Join(ws, " ")
 }

@@ -134,7 +134,14 @@
 // time.
 //
 // A tool named verbatim in the query ("pods_log", "kubernetes.pods_log",
-// "k8s-2.pods_log") ranks first. With an [Embedder], the top 100 of BM25
+// "k8s-2.pods_log") ranks first; a bare name of one word ("search",
+// "click") is a word of the request and left to BM25. Run-together names
+// meet the request through the index's own vocabulary: adjacent request
+// words joined into a term some tool has count as the request's own
+// ("who am i" meets whoami), and a name word no text uses on its own
+// also says the words it splits into ("keyvault": key vault). The
+// description's first sentence weighs again as a field of its own, and
+// parameters' enum values weigh as parameter names. With an [Embedder], the top 100 of BM25
 // and of cosine similarity are fused by reciprocal rank fusion (k = 60).
 // Queries and tool texts can carry the instruction prefixes some models
 // expect (Config.EmbedQueryPrefix, EmbedDocPrefix). The endpoint never

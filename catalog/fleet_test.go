@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -37,6 +38,27 @@ func testFleet(tb testing.TB) []kindgroups.Server {
 	add("slack", "slack", "slack")
 	return out
 }
+
+// wideFleet is testFleet plus one server of each of newKinds, named after
+// its kind: 34 servers, 23 kinds. The search evaluation runs on it; the
+// runtime tests (blocks, sessions, goldens) keep testFleet.
+func wideFleet(tb testing.TB) []kindgroups.Server {
+	tb.Helper()
+	out := testFleet(tb)
+	for _, k := range newKinds {
+		f := fixtures.MustLoad(tb, k)
+		out = append(out, kindgroups.Server{Name: strings.ReplaceAll(k, "_", "-"), Kind: k, Tools: f.Tools})
+	}
+	return out
+}
+
+// newKinds are the fixture kinds added in 2026-12 (see the fixtures'
+// README), from domains the ranker was never tuned on. The fleet serves
+// each once, its server named after the kind, with no alias, lexicon
+// entry or preset: they are how search does on a server nobody wrote
+// help for.
+var newKinds = []string{"playwright", "chrome_devtools", "mongodb", "argocd", "circleci", "dynatrace",
+	"datadog", "launchdarkly", "gcp_observability", "opsgenie", "alertmanager", "azure", "terraform", "vault"}
 
 // fleetConfig is the kind_settings an operator of testFleet would write:
 // handConfig's, plus reviewedAliases with aliases, or without any alias.

@@ -20,6 +20,7 @@ const (
 	wDesc       = 0.5
 	wParam      = 0.6
 	wParamDesc  = 0.3
+	wFirst      = 0.5
 	wPhrase     = 2.0
 	wNamePhrase = 1.0
 	coord       = 0.5
@@ -110,6 +111,9 @@ type scratch struct {
 	cur    []float64 // the current slot's best per document
 }
 
+// nFields is the number of fields fieldsOf returns.
+const nFields = 9
+
 type field struct {
 	w     float64
 	terms []string
@@ -128,15 +132,21 @@ func fieldsOf(e Entry) []field {
 		{wDesc, terms(e.Description)},
 		{wParam, terms(pn)},
 		{wParamDesc, terms(pd)},
+		// The description's first sentence says what the tool is for;
+		// the rest says how. Its words count again.
+		{wFirst, terms(firstSentence(e.Description))},
 	}
 }
 
 func newIndex(entries []Entry, lex *lexiconIndex) *index {
 	n := len(entries)
 	docs := make([][]field, n)
-	var avg [8]float64
+	var avg [nFields]float64
 	for i, e := range entries {
 		docs[i] = fieldsOf(e)
+	}
+	splitNames(entries, docs)
+	for i := range entries {
 		for f, fl := range docs[i] {
 			avg[f] += float64(len(fl.terms))
 		}
@@ -476,6 +486,26 @@ func (ix *index) analyze(query string) *analyzed {
 		q.slots = append(q.slots, []alt{{t, w}})
 		q.weight[t] = 1
 	}
+	// Adjacent words joined into a term some tool has ("who am i" →
+	// whoami) are an alternative of the first word they join, or a slot
+	// of their own when every word was a stopword.
+	for _, j := range ix.joinedTerms(query, q.weight) {
+		q.weight[j.term] = 1
+		attached := false
+		for i, slot := range q.slots {
+			if slot[0].t == j.first {
+				q.slots[i] = append(slot, alt{j.term, slot[0].w})
+				attached = true
+				break
+			}
+		}
+		if !attached {
+			q.slots = append(q.slots, []alt{{j.term, 1}})
+		}
+		if i, found := slices.BinarySearch(q.terms, j.term); !found {
+			q.terms = slices.Insert(q.terms, i, j.term)
+		}
+	}
 	// An expansion is an alternative for the words that triggered it
 	// ("rate" may match "metrics"); one whose trigger is all stopwords
 	// ("how many") is a slot of its own.
@@ -797,6 +827,16 @@ func schemaText(raw json.RawMessage) (names, descs string) {
 					if d, ok := pm["description"].(string); ok {
 						db.WriteString(d)
 						db.WriteByte(' ')
+					}
+					// Enum values are the words the API accepts there
+					// ("Slow 3G", "error"): they weigh as parameter names.
+					if en, ok := pm["enum"].([]any); ok && len(en) <= 30 {
+						for _, v := range en {
+							if str, ok := v.(string); ok {
+								nb.WriteString(str)
+								nb.WriteByte(' ')
+							}
+						}
 					}
 				}
 				walk(p, depth+1)

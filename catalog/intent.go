@@ -53,6 +53,22 @@ var nameVerbs = map[string]intent{
 	// updating it: issue_write, pull_request_review_write.
 	"write":  intentCreate | intentUpdate,
 	"delete": intentDelete, "remove": intentDelete,
+	// API verbs of the 2026-12 fixture kinds' domains (secrets, CI,
+	// deploys, alerting, databases): English, not any one server's.
+	"enable": intentCreate, "mount": intentCreate, "trigger": intentCreate,
+	"rerun": intentCreate, "deploy": intentCreate, "insert": intentCreate,
+	"send": intentCreate, "invite": intentCreate, "import": intentCreate,
+	"execute": intentCreate, "start": intentCreate,
+	"snooze": intentUpdate, "acknowledge": intentUpdate, "unacknowledge": intentUpdate,
+	"close": intentUpdate, "sync": intentUpdate, "mute": intentUpdate, "unmute": intentUpdate,
+	"rollback": intentUpdate, "attach": intentUpdate, "detach": intentUpdate,
+	"cancel": intentUpdate, "pause": intentUpdate, "resume": intentUpdate,
+	"rotate": intentUpdate, "rename": intentUpdate, "replace": intentUpdate,
+	"upgrade": intentUpdate, "reset": intentUpdate, "toggle": intentUpdate,
+	"tag":     intentUpdate,
+	"disable": intentDelete, "unmount": intentDelete, "revoke": intentDelete,
+	"drop": intentDelete, "destroy": intentDelete, "terminate": intentDelete,
+	"stop": intentDelete, "expire": intentDelete,
 }
 
 // requestVerbs are the words an engineer uses to ask for a change, by
@@ -89,6 +105,16 @@ var requestVerbs = map[string]intent{
 	"drain": intentUpdate, "rotate": intentUpdate,
 	"wire": intentCreate, "spin": intentCreate, "kick": intentCreate,
 	"trigger": intentCreate, "rerun": intentCreate, "retry": intentCreate,
+	"store": intentCreate, "enable": intentCreate, "mount": intentCreate,
+	"insert": intentCreate, "send": intentCreate, "invite": intentCreate,
+	"import": intentCreate, "execute": intentCreate, "deploy": intentCreate,
+	"snooze": intentUpdate, "unacknowledge": intentUpdate, "unack": intentUpdate,
+	"sync": intentUpdate, "rollback": intentUpdate, "attach": intentUpdate,
+	"detach": intentUpdate, "cancel": intentUpdate, "replace": intentUpdate,
+	"upgrade": intentUpdate, "reset": intentUpdate, "toggle": intentUpdate,
+	"unmute": intentUpdate, "tag": intentUpdate,
+	"unmount": intentDelete, "disable": intentDelete, "expire": intentDelete,
+	"revoke": intentDelete, "destroy": intentDelete, "terminate": intentDelete,
 }
 
 // nameReadVerbs are the verbs tool names use for a read. They matter

@@ -246,7 +246,7 @@ func buildLexicon(synonyms map[string]string, builtin bool) *lexiconIndex {
 // is not "who calls".
 func rawTerms(text string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(loginPhrase(text)), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
 		switch w {

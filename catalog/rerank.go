@@ -70,7 +70,7 @@ const (
 
 // fieldGroup maps fieldsOf's fields to groups. Aliases and the kind have
 // none: an alias counts only as a phrase found as written (fAliasHit).
-var fieldGroup = [...]uint8{gName, 0, gLine, gLine, 0, gDesc, gParam, gParam}
+var fieldGroup = [nFields]uint8{gName, 0, gLine, gLine, 0, gDesc, gParam, gParam, gDesc}
 
 const nGroups = 4
 

@@ -92,9 +92,11 @@ func (c *Catalog) exactNames(query string, allow func(int) bool) []int {
 	return out
 }
 
-// resolveExact maps "tool", "kind.tool" or "server.tool" to entries.
+// resolveExact maps "tool", "kind.tool" or "server.tool" to entries. A
+// bare name of one word ("search", "find", "click") is a word of the
+// request, not a name it quotes: it is left to BM25.
 func (c *Catalog) resolveExact(w string) []int {
-	if ds, ok := c.byTool[w]; ok {
+	if ds, ok := c.byTool[w]; ok && len(nameWords(w)) > 1 {
 		return ds
 	}
 	if i := strings.IndexByte(w, '.'); i > 0 {

@@ -55,6 +55,16 @@ type Fleet struct {
 	Neutralize *bool `koanf:"neutralize" json:"neutralize,omitempty"`
 	// Search tunes tool search (searchTools and `mcpfleet search`).
 	Search Search `koanf:"search" json:"search,omitzero"`
+	// Pinning is off, warn or enforce: what to do with a tool whose
+	// definition differs from the lock, is absent from it, or reads as
+	// poisoned. "" means warn when a lock was loaded, else off (see
+	// [Fleet.PinningMode]).
+	Pinning string `koanf:"pinning" json:"pinning,omitempty"`
+	// LockFile is the lock file's path, resolved against the fleet file's
+	// folder; "" means fleet.lock there, if it exists.
+	LockFile string `koanf:"lock_file" json:"lock_file,omitempty"`
+	// Lock is the lock file Load read, nil if there is none.
+	Lock *Lock `koanf:"-" json:"-"`
 	// Cache opts kinds into the response cache.
 	Cache Cache `koanf:"cache" json:"cache,omitzero"`
 	// RateLimits bounds each caller's calls per kind (mcpfleet serve).
@@ -128,6 +138,11 @@ type KindSettings struct {
 	// projects. A search request that carries one is taken to be about the
 	// kind. They are case-sensitive unless they start with (?i).
 	IDPatterns []string `koanf:"id_patterns" json:"id_patterns,omitempty"`
+	// AllowFlagged maps a tool to the sha256 of a definition whose
+	// poisoned-description finding is a false positive. The allow holds
+	// for that exact definition only: if the tool changes, it is flagged
+	// again.
+	AllowFlagged map[string]string `koanf:"allow_flagged" json:"allow_flagged,omitempty"`
 }
 
 // Reliability bounds how the multiplexer waits for, and gives up on, slow

@@ -69,6 +69,15 @@
 //     model as if trusted. It is fleet-wide rather than per kind because
 //     offloaded previews and ReadResult/GrepResult pages are enveloped by
 //     the same switch, and one setting keeps all three consistent.
+//   - pinning (string: off, warn or enforce; default warn when a lock file
+//     was loaded, else off): what happens to a tool whose definition
+//     differs from the lock, is absent from it, or reads as poisoned.
+//     warn logs and reports it; enforce quarantines it. See
+//     docs/pinning.md and [Fleet.PinningMode].
+//   - lock_file (string, default fleet.lock beside the file): the lock
+//     written by `mcpfleet lock`, read into [Fleet.Lock] by [ParseLock].
+//     The default may be absent; a lock_file set explicitly must exist.
+//     A lock that names a kind no server has is a problem.
 //
 // Any other key is reported as a problem, with the nearest valid key, so a
 // typo such as "comand" cannot silently drop configuration.
@@ -139,6 +148,10 @@
 //     written, e.g. `\b(OPS|PLAT)-[0-9]+\b`; a search request that carries
 //     a match counts as naming the kind. Each must compile and need at
 //     least one character to match ([CompileIDPattern]).
+//   - allow_flagged (map of tool to sha256): a poisoned-description
+//     finding that is a false positive, allowed for the one definition
+//     whose hash is given (as `mcpfleet status` and `mcpfleet lock --diff`
+//     print it); a changed definition is scanned again.
 //
 // # Search keys
 //

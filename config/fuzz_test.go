@@ -56,3 +56,31 @@ func FuzzLoadBytes(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseLock: no input panics, every failure is a *LockError with at
+// least one problem, and what parses marshals to a lock that parses back
+// to the same thing.
+func FuzzParseLock(f *testing.F) {
+	f.Add([]byte(`{"version":1,"kinds":{"k":{"server":{"name":"s","version":"1"},"tools":{"t":{"sha256":"` + strings.Repeat("a", 64) + `","definition":{"name":"t"}}}}}}`))
+	f.Add([]byte("version: 1\nkinds: {k: {tools: {t: {sha256: x}}}}\n"))
+	f.Add([]byte(`{"version": "1", "kinds": [1]}`))
+	f.Add([]byte("{}\n{}"))
+	f.Add([]byte("- a\n- b"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := ParseLock(data)
+		if err != nil {
+			var le *LockError
+			if !errors.As(err, &le) || len(le.Problems) == 0 {
+				t.Fatalf("err %T %v is not a *LockError with problems", err, err)
+			}
+			return
+		}
+		again, err := ParseLock(l.Marshal())
+		if err != nil {
+			t.Fatalf("a parsed lock marshals to one that does not parse: %v\n%s", err, l.Marshal())
+		}
+		if string(again.Marshal()) != string(l.Marshal()) {
+			t.Fatalf("marshal is not stable:\n%s\n%s", l.Marshal(), again.Marshal())
+		}
+	})
+}

@@ -156,6 +156,7 @@ func load(data []byte, format, dir string, environ func() []string,
 	if p, ok := f.Search.loadRerankWeights(dir, lookup); !ok {
 		problems = append(problems, p)
 	}
+	problems = append(problems, f.loadLock(dir, lookup)...)
 	var verr *ValidationError
 	if err := f.Validate(f.loaderTransformers(append(BuiltinTransformers(), extra...))); errors.As(err, &verr) {
 		problems = append(problems, verr.Problems...)

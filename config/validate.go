@@ -91,6 +91,7 @@ func (f *Fleet) Validate(transformers []string) error {
 	}
 
 	kindList := sortedKeys(kinds)
+	f.validatePinning(kindList, add)
 	for _, kind := range sortedKeys(f.KindSettings) {
 		ks := f.KindSettings[kind]
 		loc := "kind_settings." + kind

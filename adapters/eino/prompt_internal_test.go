@@ -17,7 +17,7 @@ func TestRejectTextSaysEachFactOnce(t *testing.T) {
 		mcpfleet.ReasonUnknownServer, mcpfleet.ReasonUnknownTool, mcpfleet.ReasonServerDown,
 		mcpfleet.ReasonToolUnusable, mcpfleet.ReasonInvalidJSON, mcpfleet.ReasonTransformFailed,
 		mcpfleet.ReasonPlaceholder, mcpfleet.ReasonInvalidArguments, mcpfleet.ReasonHookRejected,
-		mcpfleet.ReasonOverloaded, mcpfleet.ReasonCircuitOpen, mcpfleet.ReasonNotPermitted,
+		mcpfleet.ReasonOverloaded, mcpfleet.ReasonCircuitOpen, mcpfleet.ReasonNotPermitted, mcpfleet.ReasonQuarantined,
 	}
 	problems := []mcpfleet.Problem{
 		{Path: "/name", Got: `"<none>"`, Want: "a real value", Hint: "This looks like a placeholder."},

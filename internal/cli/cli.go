@@ -38,6 +38,7 @@ func commands() []command {
 		{"search-report", "read a search telemetry log: false negatives, empty queries, never found", runSearchReport},
 		{"catalog", "print the deferred catalog block, or --lint its lines", runCatalog},
 		{"status", "print each server's connection state", runStatus},
+		{"lock", "pin every tool definition in fleet.lock; --diff shows changes, --approve accepts them", runLock},
 		{"serve", "serve the fleet as one MCP server (stdio or streamable HTTP)", runServe},
 	}
 }

@@ -26,6 +26,11 @@ func connect(ctx context.Context, c *common, stderr io.Writer, extra ...mcpfleet
 	if err != nil {
 		return nil, err
 	}
+	return connectFleet(ctx, c, cfg, stderr, extra...)
+}
+
+// connectFleet is connect with the fleet file already loaded.
+func connectFleet(ctx context.Context, c *common, cfg *config.Fleet, stderr io.Writer, extra ...mcpfleet.Option) (*mcpfleet.Mux, error) {
 	var opts []mcpfleet.Option
 	if c.strict {
 		opts = append(opts, mcpfleet.WithStrict())

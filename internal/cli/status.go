@@ -35,5 +35,19 @@ func runStatus(ctx context.Context, env []string, stdin io.Reader, stdout, stder
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", s.Name, s.Kind, s.State, s.Tools, s.Reconnects, s.LastError)
 		}
 		tw.Flush()
+		var pins []mcpfleet.PinIssue
+		quarantined := 0
+		for _, s := range st {
+			for _, is := range s.Pins {
+				pins = append(pins, is)
+				if is.Quarantined {
+					quarantined++
+				}
+			}
+		}
+		if len(pins) > 0 {
+			fmt.Fprintf(w, "\npinning %s: %d quarantined, %d flagged\n", mx.PinningMode(), quarantined, len(pins)-quarantined)
+			writeIssues(w, pins)
+		}
 	})
 }

@@ -38,6 +38,7 @@ type Neutralizer struct {
 	jsonType *regexp.Regexp
 	jsonRole *regexp.Regexp
 	header   *regexp.Regexp
+	def      definitionRules
 }
 
 func ci(p string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + p) }
@@ -62,6 +63,7 @@ func New() *Neutralizer {
 		// "role": "assistant", "content": …
 		jsonRole: ci(`^"role"\s*:\s*"(system|assistant|user|human|developer|tool)"\s*,\s*"content"\s*:`),
 		header:   ci(`^#{2,}[ \t]*(?:system|instructions?|assistant|response)\b`),
+		def:      newDefinitionRules(),
 	}
 	add := func(p string, words ...string) {
 		re := ci(p)

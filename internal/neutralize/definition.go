@@ -1,0 +1,439 @@
+package neutralize
+
+import (
+	"encoding/base64"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// A tool definition is read by the model as instructions about the tool,
+// so text there is held to a stricter standard than tool output: besides
+// every span Defuse would defuse, Inspect flags what a published
+// tool-poisoning attack needs and an honest description has no use for.
+// Each rule is a heuristic tuned on attack write-ups and checked for false
+// positives against a thousand real descriptions (see docs/pinning.md).
+
+// Rule names the kind of a finding.
+type Rule string
+
+// The rules Inspect applies.
+const (
+	// RuleInjection is a span Defuse defuses: "ignore previous
+	// instructions", role tags, chat-template tokens, tool-call JSON.
+	RuleInjection Rule = "injection"
+	// RuleModelInstruction is text addressed to the model rather than
+	// describing the tool: <IMPORTANT> blocks, "note to the assistant",
+	// "before using this tool, read …".
+	RuleModelInstruction Rule = "model_instruction"
+	// RuleSecrecy asks the model to hide something from the user.
+	RuleSecrecy Rule = "secrecy"
+	// RuleSensitiveData names secrets or the conversation as something to
+	// read or pass: ~/.ssh/id_rsa, .env, the system prompt, chat history.
+	RuleSensitiveData Rule = "sensitive_data"
+	// RuleExfiltration sends data out: a send verb before a URL or
+	// address, a URL whose query carries a placeholder, a known
+	// collection host.
+	RuleExfiltration Rule = "exfiltration"
+	// RuleToolReference names a tool of another kind (shadowing), or
+	// steers the model away from other tools.
+	RuleToolReference Rule = "tool_reference"
+	// RuleHiddenUnicode is text a person cannot see: zero-width and
+	// bidi-control characters, Unicode tag characters, ANSI escapes and
+	// other control characters.
+	RuleHiddenUnicode Rule = "hidden_unicode"
+	// RuleBase64 is a base64 run that decodes to readable text, or a
+	// long opaque one.
+	RuleBase64 Rule = "base64"
+)
+
+// Finding is one suspicious span of a definition text.
+type Finding struct {
+	Rule Rule `json:"rule"`
+	// Start and End are byte offsets of the span in the text inspected.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Span is the matched text, cut to 120 bytes.
+	Span string `json:"span"`
+}
+
+// definitionRules are the patterns only Inspect uses.
+type definitionRules struct {
+	phrases []rulePattern
+	// before and after are the context around another kind's tool name
+	// that makes a mention a hijack: "whenever the send_email tool is
+	// called", "you must call delete_repo", "never use post_message".
+	before, after *regexp.Regexp
+}
+
+type rulePattern struct {
+	rule Rule
+	re   *regexp.Regexp
+	// needles filter the text before the regexp runs, which costs about
+	// 50 µs on a long description: each group needs one of its strings
+	// in the text as folded by [foldNeedles]. They are the literals every match
+	// holds, so the filter never changes a result (FuzzInspectFilter).
+	needles [][]string
+}
+
+// passes reports whether folded holds one needle of every group.
+func (rp rulePattern) passes(folded string) bool {
+	for _, group := range rp.needles {
+		ok := false
+		for _, n := range group {
+			if strings.Contains(folded, n) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// foldNeedles lower-cases ASCII letters, maps the two non-ASCII runes that
+// case-fold to ASCII letters (ſ to s, the Kelvin sign to k), as (?i)
+// does, and turns each run of \s into one space, so that a needle
+// "never use" stands for the pattern's never\s+use.
+func foldNeedles(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f':
+			if !space {
+				b.WriteByte(' ')
+			}
+			space = true
+			continue
+		case r >= 'A' && r <= 'Z':
+			r += 'a' - 'A'
+		case r == 0x17f:
+			r = 's'
+		case r == 0x212a:
+			r = 'k'
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func newDefinitionRules() definitionRules {
+	p := func(rule Rule, pattern string, needles [][]string) rulePattern {
+		return rulePattern{rule: rule, re: ci(pattern), needles: needles}
+	}
+	return definitionRules{
+		before: ci(`(?:\b(?:when|whenever|if|every\s+time|each\s+time|instead\s+of(?:\s+(?:using|calling))?|never\s+(?:use|call)|(?:don't|do\s+not)\s+(?:use|call)|(?:must|always|also|first|then)\s+(?:call|invoke|run|use)|whenever\s+you\s+(?:use|call))\s+(?:the\s+)?(?:\([\w-]+\)\s+)?[\x60'"]?)$`),
+		after:  ci(`^[\x60'"]?(?:\s+tool)?\s+(?:is\s+(?:called|invoked|used|run)|must\b|should\b|shall\b)`),
+		phrases: []rulePattern{
+			p(RuleModelInstruction, `<\s*/?\s*(?:important|secret|hidden|system[_ -]?note|note to|admin|override)\b[^<>\n]{0,40}>`, [][]string{{"<"}, {"important", "secret", "hidden", "system", "note to", "admin", "override"}}),
+			p(RuleModelInstruction, `\b(?:ai\s+assistant|ai\s+model|ai\s+agent|assistant)\s*:`, [][]string{{"assistant", "ai "}, {":"}}),
+			p(RuleModelInstruction, `\b(?:the\s+)?(?:assistant|model|llm|ai(?:\s+(?:model|assistant|agent))?)\s+(?:must|should(?:\s+now)?|shall|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|also\s+|now\s+|first\s+|silently\s+)?(?:include|send|read|pass|add|append|forward|upload|change|ignore|approve|run\s+all|prefer)\b`, [][]string{{"assistant", "model", "llm", "ai "}, {"must", "should", "shall", "need", "required", "has to"}}),
+			p(RuleModelInstruction, `\bas\s+an?\s+(?:ai|language\s+model|llm|assistant)\b`, [][]string{{"as a"}}),
+			p(RuleModelInstruction, `\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?)\b`, [][]string{{"mandatory", "priority", "secret", "hidden"}}),
+			p(RuleModelInstruction, `\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|installed|enabled|listed)\b`, [][]string{{"this tool is"}}),
+			p(RuleModelInstruction, `\botherwise\s+the\s+(?:tool|function|call)\s+(?:will\s+not|won't|will\s+fail\s+to)\s+work\b`, [][]string{{"otherwise the"}}),
+			p(RuleModelInstruction, `\b(?:before|prior\s+to)\s+(?:using|calling|invoking|running|executing)\s+this\s+(?:tool|function)\s*,?\s+(?:you\s+must\s+|first\s+|always\s+)?(?:read|open|copy|send|include|pass|upload|fetch|cat|load)\b`, [][]string{{"this tool", "this function"}, {"before", "prior to"}}),
+			p(RuleModelInstruction, `\b(?:after|before)\s+(?:reading|summari[sz]ing|answering|fetching)\b[^.\n]{0,40}\byou\s+must\b`, [][]string{{"you must"}}),
+			p(RuleModelInstruction, `\byou\s+(?:must|are\s+required\s+to|have\s+to)\s+(?:always\s+|also\s+|first\s+)?(?:forward|upload|exfiltrate|send|leak)\b|\brequired\s+to\s+call\s+this\s+tool\s+before\s+any\s+other\b`, [][]string{{"you must", "you are required", "you have to", "required to call"}}),
+			p(RuleModelInstruction, `\bregardless\s+of\s+what\s+the\s+user\b|\bthe\s+user\s+has\s+(?:pre-?)?(?:approved|authori[sz]ed)\b|\bpre-?approved\b`, [][]string{{"regardless", "approved", "authori"}}),
+			p(RuleModelInstruction, `\b(?:make\s+sure\s+to|always)\s+(?:change|replace|redirect)\s+the\s+(?:recipient|destination|account|address|number|owner|assignee|branch)\b|\bset\s+the\s+(?:destination|recipient)\s+(?:account|address|number)?\s*to\b`, [][]string{{"change the", "replace the", "redirect the", "set the"}}),
+			p(RuleModelInstruction, `\b(?:ignore|override|bypass|disregard)\s+(?:your|the|all|any)\s+(?:\w+\s+){0,2}(?:guidelines|polic(?:y|ies)|rules|guidance|restrictions|safeguards)\b`, [][]string{{"ignore", "override", "bypass", "disregard"}}),
+			p(RuleModelInstruction, `\b(?:maintenance|admin|unrestricted|god)\s+mode\b|\bdeveloper\s+mode\s+(?:enabled|activated|on)\b`, [][]string{{"mode"}}),
+			p(RuleModelInstruction, `<!--[^>]{0,200}\b(?:assistant|ai|model|llm|you)\b`, [][]string{{"<!--"}}),
+			p(RuleSecrecy, `\b(?:do\s+not|don't|never|must\s+not|should\s+not)\s+(?:tell|mention|inform|reveal|show|disclose|notify|alert|let)\b[^.\n]{0,40}\b(?:user|anyone|them|human)\b`, [][]string{{"not", "don't", "never"}, {"user", "anyone", "them", "human"}}),
+			p(RuleSecrecy, `\bdo\s+not\s+mention\b|\bdon't\s+mention\b`, [][]string{{"mention"}}),
+			p(RuleSecrecy, `\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+(?:the\s+)?(?:user|anyone|them)\b|\bwithout\s+asking\b`, [][]string{{"without"}}),
+			p(RuleSecrecy, `\b(?:hide|conceal|keep)\s+(?:this|it|these)\b[^.\n]{0,30}\b(?:from\s+(?:the\s+)?user|secret|hidden)\b`, [][]string{{"hide", "conceal", "keep"}}),
+			p(RuleSecrecy, `\bsilently\s+(?:add|send|include|call|forward|copy|upload|change|set|append|record)\b|\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b`, [][]string{{"silently", "must not", "should not"}}),
+			p(RuleSensitiveData, `\b(?:read|open|cat|copy|include|pass|send|upload|attach|contents?\s+of|load)\b[^.\n]{0,40}?(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b)[^\s'"\x60)]*`, [][]string{{"~/.", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/", "mcp.json", ".pgpass", ".netrc"}}),
+			p(RuleSensitiveData, `\b(?:contents?\s+of|read|open|cat)\s+(?:the\s+)?(?:\.env|env)\s+file\b|\.env\s+file\b|\baws\s+credentials\b|\bprivate\s+(?:ssh\s+)?keys?\b|\bkubectl\s+get\s+secrets\b`, [][]string{{"env file", "aws credentials", "private", "get secrets"}}),
+			p(RuleSensitiveData, `\bsystem\s+prompt\b|\b(?:chat|conversation|message)\s+history\b|\b(?:entire|full|whole|complete)\s+(?:chat|conversation)\b|\blast\s+(?:\w+\s+)?(?:user\s+)?messages\s+verbatim\b`, [][]string{{"prompt", "history", "chat", "conversation", "verbatim"}}),
+			p(RuleSensitiveData, `\b(?:send|pass|include|forward|upload|append|add|copy|collect|record)\b[^.\n]{0,40}?\b(?:the\s+)?user'?s\s+(?:api\s+keys?|passwords?|credentials|tokens?|location(?:\s+history)?|phone\s+contacts|contacts|emails|private\s+\w+\s+keys?)\b`, [][]string{{"user"}, {"send", "pass", "include", "forward", "upload", "append", "add", "copy", "collect", "record"}}),
+			p(RuleExfiltration, `\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|exfiltrate|report|beacon|(?:get|post)\s+request)\b[^.\n]{0,80}?\b(?:to|at)\s+(?:https?://|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[\w.+-]+@[\w-]+\.[a-z])`, [][]string{{"send", "post", "upload", "forward", "transmit", "exfiltrate", "report", "beacon", "request"}, {"to ", "at "}}),
+			p(RuleExfiltration, `\bhttps?://[^\s"'<>)]*\?[^\s"')]*=(?:\{[^}\n]{1,80}\}|<[^>\n]{1,80}>|\$\{?\w+)`, [][]string{{"http"}, {"?"}}),
+			p(RuleExfiltration, `\b(?:webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app)|requestbin|pipedream\.net|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site)|canarytokens)\b|\bhttps?://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`, [][]string{{"webhook.site", "ngrok", "requestbin", "pipedream.net", "burpcollaborator", "interact.sh", "oast.", "canarytokens", "http"}}),
+			p(RuleExfiltration, `\b(?:bcc|cc)\s+(?:a\s+copy\s+)?(?:of\s+)?[^.\n]{0,40}?\bto\s+[\w.+-]+@[\w-]+\.[a-z]|\b(?:send|forward)\s+a\s+copy\b`, [][]string{{"cc", "send a copy", "forward a copy"}}),
+			p(RuleToolReference, `\bmcp_tool_[a-z0-9_]+\b|\(mcp_[a-z0-9]+\)`, [][]string{{"mcp_"}}),
+			p(RuleToolReference, `\b(?:never|don't|do\s+not)\s+use\s+(?:the\s+)?(?:other|any\s+other|\w+_\w+)\b|\bprefer\s+this\s+tool\s+over\s+(?:any|all|every)\s+other\b|\bthis\s+tool\s+replaces\s+the\b`, [][]string{{"never use", "don't use", "not use", "prefer this tool", "this tool replaces the"}}),
+			p(RuleToolReference, `\bwhen\s+the\s+\w+\s+server'?s\b`, [][]string{{"when the"}, {"server"}}),
+		}}
+}
+
+// shadows reports whether the tool name at s[i:j] is mentioned to steer
+// the model's use of that tool.
+func (n *Neutralizer) shadows(s string, i, j int) bool {
+	return n.def.before.MatchString(s[max(0, i-48):i]) || n.def.after.MatchString(s[j:min(len(s), j+48)])
+}
+
+// Inspect returns the suspicious spans of one text of a tool definition:
+// a description, a parameter's description, an enum value. It reports
+// every span [Neutralizer.Defuse] would defuse, and also what the
+// definition rules find (see [Rule]). others are names of tools the text
+// has no business mentioning, the tools of other kinds: a definition
+// that names one is shadowing it. Findings are sorted by position and do
+// not overlap.
+func (n *Neutralizer) Inspect(s string, others map[string]bool) []Finding {
+	return n.inspect(s, others, true)
+}
+
+func (n *Neutralizer) inspect(s string, others map[string]bool, filter bool) []Finding {
+	var out []Finding
+	add := func(rule Rule, start, end int) { out = append(out, finding(s, rule, start, end)) }
+	for _, sp := range n.find(s, nil) {
+		add(RuleInjection, sp.start, sp.end)
+	}
+	folded := foldNeedles(s)
+	for _, rp := range n.def.phrases {
+		if filter && !rp.passes(folded) {
+			continue
+		}
+		for _, loc := range rp.re.FindAllStringIndex(s, -1) {
+			add(rp.rule, loc[0], loc[1])
+		}
+	}
+	hiddenRunes(s, add)
+	base64Runs(s, add)
+	if len(others) > 0 {
+		n.toolNames(s, others, add)
+	}
+	return merge(out)
+}
+
+func finding(s string, rule Rule, start, end int) Finding {
+	span := s[start:end]
+	if len(span) > 120 {
+		cut := 120
+		for cut > 0 && !utf8.RuneStart(span[cut]) {
+			cut--
+		}
+		span = span[:cut] + "…"
+	}
+	return Finding{Rule: rule, Start: start, End: end, Span: span}
+}
+
+// merge sorts findings and drops each one that overlaps an earlier one.
+func merge(fs []Finding) []Finding {
+	if len(fs) < 2 {
+		return fs
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Start < fs[j].Start })
+	out := fs[:1]
+	for _, f := range fs[1:] {
+		if last := &out[len(out)-1]; f.Start < last.End {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// hidden reports whether r is invisible or controls how text displays:
+// zero-width characters, bidi controls, Unicode tags, variation selectors
+// beyond emoji's, the soft hyphen, and control characters other than tab
+// and newlines.
+func hidden(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n' || r == '\r':
+		return false
+	case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0xad || r == 0x034f || r == 0x061c || r == 0x180e:
+		return true
+	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x206f:
+		return true
+	case r == 0xfeff, r >= 0xfff9 && r <= 0xfffb:
+		return true
+	case r >= 0xe0000 && r <= 0xe007f, r >= 0xe0100 && r <= 0xe01ef:
+		return true
+	}
+	return r == utf8.RuneError
+}
+
+// hiddenRunes reports each run of hidden characters.
+func hiddenRunes(s string, add func(Rule, int, int)) {
+	start := -1
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, w := utf8.DecodeRuneInString(s[i:]); w == 3 { // a real U+FFFD is visible
+				r = 0xfffd
+			}
+		}
+		switch h := hidden(r); {
+		case h && start < 0:
+			start = i
+		case !h && start >= 0:
+			add(RuleHiddenUnicode, start, i)
+			start = -1
+		}
+	}
+	if start >= 0 {
+		add(RuleHiddenUnicode, start, len(s))
+	}
+}
+
+// minBase64 is the shortest run of the base64 alphabet worth decoding:
+// 24 characters hold 18 bytes, a short sentence.
+const minBase64 = 24
+
+// longBase64 is the length from which a base64 run is flagged whatever it
+// decodes to: a definition has no use for a 100-character opaque blob.
+const longBase64 = 100
+
+func isB64(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
+}
+
+// base64Runs reports each run of the base64 alphabet that decodes to
+// mostly printable text, or that is long enough to be a payload.
+func base64Runs(s string, add func(Rule, int, int)) {
+	for i := 0; i < len(s); i++ {
+		if !isB64(s[i]) || i > 0 && isB64(s[i-1]) {
+			continue
+		}
+		j := i
+		for j < len(s) && isB64(s[j]) {
+			j++
+		}
+		end := j
+		for end < len(s) && end-j < 2 && s[end] == '=' {
+			end++
+		}
+		if run := s[i:j]; len(run) >= minBase64 && (len(run) >= longBase64 && mixed(run) || readable(run)) {
+			add(RuleBase64, i, end)
+		}
+		i = j
+	}
+}
+
+// mixed reports whether a run has upper and lower case letters and digits,
+// as base64 of random bytes does and words, paths and hex do not.
+func mixed(run string) bool {
+	var up, low, dig bool
+	for i := 0; i < len(run); i++ {
+		c := run[i]
+		up = up || c >= 'A' && c <= 'Z'
+		low = low || c >= 'a' && c <= 'z'
+		dig = dig || c >= '0' && c <= '9'
+	}
+	return up && low && dig
+}
+
+// readable decodes a run as base64 (standard or URL alphabet) and reports
+// whether it is text: at least 90% printable ASCII with a space among it.
+// Identifiers, paths and hex digests decode to bytes, not sentences.
+func readable(run string) bool {
+	run = run[:len(run)/4*4]
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		b, err := enc.DecodeString(run)
+		if err != nil {
+			continue
+		}
+		printable, space := 0, false
+		for _, c := range b {
+			if c >= 0x20 && c < 0x7f || c == '\n' {
+				printable++
+			}
+			space = space || c == ' '
+		}
+		if space && printable*10 >= len(b)*9 || printable == len(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolNames reports each identifier of s that is one of others.
+func (n *Neutralizer) toolNames(s string, others map[string]bool, add func(Rule, int, int)) {
+	ident := func(c byte) bool { return isWord(c) || c == '-' || c == '.' }
+	for i := 0; i < len(s); i++ {
+		if !ident(s[i]) || i > 0 && ident(s[i-1]) {
+			continue
+		}
+		j := i
+		for j < len(s) && ident(s[j]) {
+			j++
+		}
+		if w := strings.TrimRight(s[i:j], ".-"); others[w] && distinctive(w) && n.shadows(s, i, i+len(w)) {
+			add(RuleToolReference, i, i+len(w))
+		}
+		i = j
+	}
+}
+
+// distinctive reports whether a tool name reads as an identifier rather
+// than a word of prose: it has an underscore, a hyphen or an inner capital
+// and five characters or more. "search" in a description is a word;
+// "send_email" is a tool.
+func distinctive(name string) bool {
+	if len(name) < 5 {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		if c == '_' || c == '-' || c >= 'A' && c <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// SchemaTexts calls fn with each text of a decoded JSON schema that a
+// model reads: every "description" and "title", and every string of an
+// "enum" or "const", at any depth, with a path such as
+// /properties/q/description.
+func SchemaTexts(schema any, fn func(path, text string)) {
+	schemaTexts("", schema, fn)
+}
+
+func schemaTexts(path string, v any, fn func(path, text string)) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := path + "/" + k
+			switch k {
+			case "description", "title":
+				if s, ok := x[k].(string); ok {
+					fn(p, s)
+					continue
+				}
+			case "enum", "const", "examples", "default":
+				walkStrings(p, x[k], fn)
+				continue
+			}
+			schemaTexts(p, x[k], fn)
+		}
+	case []any:
+		for i, e := range x {
+			schemaTexts(path+"/"+itoa(i), e, fn)
+		}
+	}
+}
+
+func walkStrings(path string, v any, fn func(path, text string)) {
+	switch x := v.(type) {
+	case string:
+		fn(path, x)
+	case []any:
+		for i, e := range x {
+			walkStrings(path+"/"+itoa(i), e, fn)
+		}
+	}
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
