@@ -1,6 +1,7 @@
 package mcpfleet_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
@@ -38,6 +40,17 @@ func BenchmarkCallTool(b *testing.B) {
 			}
 		})
 	}
+	// direct-listed-meta sends a traceparent in _meta, as a traced Mux
+	// does: what mcp-go's client and server spend on carrying it.
+	b.Run("direct-listed-meta", func(b *testing.B) {
+		c := benchClient(b, true)
+		meta := &mcp.Meta{AdditionalFields: map[string]any{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for b.Loop() {
+			directCallMeta(b, c, raw, meta)
+		}
+	})
 	// mux is the default: neutralization envelope and offload check on.
 	// mux-bare turns both off, to show what they cost on a small result.
 	for _, v := range []struct {
@@ -46,6 +59,9 @@ func BenchmarkCallTool(b *testing.B) {
 	}{
 		{"mux", nil},
 		{"mux-bare", []mcpfleet.Option{mcpfleet.WithoutNeutralize(), mcpfleet.WithoutOffload()}},
+		// mux-traced is mux with tracing on, spans batched to an exporter
+		// that drops them: the cost of the spans, not of shipping them.
+		{"mux-traced", []mcpfleet.Option{mcpfleet.WithTracerProvider(discardTracing(b))}},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			mx := benchMux(b, v.opts...)
@@ -70,6 +86,7 @@ func BenchmarkCallToolPaired(b *testing.B) {
 	raw := benchArgs()
 	direct, listed := benchClient(b, false), benchClient(b, true)
 	mx, bare := benchMux(b), benchMux(b, mcpfleet.WithoutNeutralize(), mcpfleet.WithoutOffload())
+	traced := benchMux(b, mcpfleet.WithTracerProvider(discardTracing(b)))
 	viaMux := func(mx *mcpfleet.Mux) func() {
 		return func() {
 			if _, err := mx.CallTool(b.Context(), "k8s-1", "pods_log", raw); err != nil {
@@ -82,6 +99,7 @@ func BenchmarkCallToolPaired(b *testing.B) {
 		func() { directCall(b, listed, raw) },
 		viaMux(mx),
 		viaMux(bare),
+		viaMux(traced),
 	}
 	times := make([][]time.Duration, len(calls))
 	i := 0
@@ -106,7 +124,22 @@ func BenchmarkCallToolPaired(b *testing.B) {
 	b.ReportMetric(med[2]/med[1], "mux/direct-listed")
 	b.ReportMetric(med[2]/med[0], "mux/direct")
 	b.ReportMetric(med[3]/med[1], "mux-bare/direct-listed")
+	b.ReportMetric(med[4], "mux-traced-ns/call")
+	b.ReportMetric(med[4]/med[2], "mux-traced/mux")
 }
+
+// discardTracing is an SDK tracer provider whose batched spans go to an
+// exporter that drops them.
+func discardTracing(b *testing.B) *sdktrace.TracerProvider {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discardExporter{}))
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	return tp
+}
+
+type discardExporter struct{}
+
+func (discardExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
+func (discardExporter) Shutdown(context.Context) error                             { return nil }
 
 // benchArgs are the pods_log arguments every CallTool benchmark sends.
 func benchArgs() json.RawMessage {
@@ -138,8 +171,11 @@ func benchClient(b *testing.B, listed bool) *client.Client {
 	return c
 }
 
-func directCall(b *testing.B, c *client.Client, raw json.RawMessage) {
+func directCall(b *testing.B, c *client.Client, raw json.RawMessage) { directCallMeta(b, c, raw, nil) }
+
+func directCallMeta(b *testing.B, c *client.Client, raw json.RawMessage, meta *mcp.Meta) {
 	req := mcp.CallToolRequest{}
+	req.Params.Meta = meta
 	req.Params.Name = "pods_log"
 	// Decoding is part of the work either way: the model's arguments
 	// arrive as JSON.

@@ -20,6 +20,9 @@ type Call struct {
 	Repairs []string
 	// Definition is the tool as the server declared it.
 	Definition mcp.Tool
+
+	// upstream is how long tools/call took, when measured (see callUpstream).
+	upstream time.Duration
 }
 
 // Status is the outcome class of a call, as metrics and transcripts show it.
@@ -43,6 +46,10 @@ type Outcome struct {
 	Result   *Result
 	Err      error
 	Duration time.Duration
+	// Upstream is how long the server took to answer tools/call: 0 when
+	// the call never reached it. Measured only when metrics or tracing
+	// are on.
+	Upstream time.Duration
 }
 
 // Result is a tool's answer plus what mcpfleet did to get it.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpfleet/mcpfleet/internal/detach"
 	"github.com/mcpfleet/mcpfleet/normalizers"
@@ -37,15 +38,22 @@ import (
 func (m *Mux) CallTool(ctx context.Context, server, tool string, args json.RawMessage) (*Result, error) {
 	start := time.Now()
 	c := &Call{Server: server, Tool: tool}
+	var span trace.Span
+	if m.opts.tel != nil {
+		ctx, span = m.opts.tel.startCall(ctx, c)
+	}
 	res, err := m.call(ctx, c, args)
 	if len(m.opts.after) > 0 || m.opts.metrics != nil {
-		o := Outcome{Result: res, Err: err, Duration: time.Since(start)}
+		o := Outcome{Result: res, Err: err, Duration: time.Since(start), Upstream: c.upstream}
 		o.Status, o.Reason = Classify(res, err)
 		for _, h := range m.opts.after {
 			h(ctx, c, o)
 		}
 		if m.opts.metrics != nil {
 			m.opts.metrics.CallDone(ctx, c, o)
+		}
+		if span != nil {
+			m.opts.tel.endCall(span, c, o)
 		}
 	}
 	if res != nil {
@@ -223,7 +231,7 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	req.Params.Arguments = c.Args
 	// On ctx's end mcp-go sends notifications/cancelled, so the server can
 	// stop the work too.
-	out, err := cl.CallTool(upctx, req)
+	out, err := m.callUpstream(ctx, upctx, cl, c, req)
 	if err != nil {
 		if cctx.Err() != nil {
 			// Only our own timeout says the server is failing; the

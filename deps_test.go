@@ -19,6 +19,11 @@ func TestDependencies(t *testing.T) {
 		"internal/detach": true, "internal/textdist": true}
 	einoOK := []string{"adapters/eino", "subagent", "orchestrator", "internal/cli", "examples/", "cmd/"}
 	mcpClientOK := []string{"", "internal/upstream", "internal/gateway", "internal/testfleet", "internal/cli", "examples/", "cmd/"}
+	// The OpenTelemetry API (otel, trace, attribute, metric, propagation)
+	// is a no-op until a program installs a provider, so any layer may
+	// start spans; only the packages that install providers bring in the
+	// SDK and its exporters.
+	otelSDKOK := []string{"telemetry", "metrics/", "internal/cli", "internal/otlptest", "examples/", "cmd/"}
 	allowed := func(pkg string, prefixes []string) bool {
 		for _, p := range prefixes {
 			if pkg == p || (p != "" && strings.HasPrefix(pkg, p)) {
@@ -43,14 +48,25 @@ func TestDependencies(t *testing.T) {
 				t.Errorf("%s imports eino (%s); only the agent layers may", path, imp)
 			case strings.HasPrefix(imp, "github.com/redis/go-redis/") && !strings.HasPrefix(pkg, "stores/"):
 				t.Errorf("%s imports %s; go-redis stays in stores/, so programs without Redis never link it", path, imp)
-			case strings.HasPrefix(imp, "go.opentelemetry.io/") && !strings.HasPrefix(pkg, "metrics/"):
-				t.Errorf("%s imports %s; OpenTelemetry stays in metrics/, behind mcpfleet.Metrics", path, imp)
+			case strings.HasPrefix(imp, "go.opentelemetry.io/") && leaves[pkg]:
+				t.Errorf("%s is a leaf but imports %s", path, imp)
+			case isOTelSDK(imp) && !allowed(pkg, otelSDKOK):
+				t.Errorf("%s imports %s; the OpenTelemetry SDK and exporters stay in telemetry/ and metrics/ (the API may be used anywhere)", path, imp)
 			case (strings.HasPrefix(imp, "github.com/mark3labs/mcp-go/client") || strings.HasPrefix(imp, "github.com/mark3labs/mcp-go/server")) &&
 				!allowed(pkg, mcpClientOK) && !strings.HasPrefix(pkg, "examples/"):
 				t.Errorf("%s imports %s; mcp-go client/server belong to the root and internal plumbing", path, imp)
 			}
 		}
 	}
+}
+
+func isOTelSDK(imp string) bool {
+	for _, p := range []string{"go.opentelemetry.io/otel/sdk", "go.opentelemetry.io/otel/exporters", "go.opentelemetry.io/proto", "github.com/prometheus/"} {
+		if strings.HasPrefix(imp, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRedisStaysOptional: the library packages do not link go-redis; only

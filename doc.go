@@ -57,6 +57,17 @@
 // circuit_open naming the server and when calls resume, until one trial
 // call succeeds. tools/call is never retried.
 //
+// # Observing calls
+//
+// [WithMetrics] counts every call's outcome; [WithTracerProvider] makes each
+// call an execute_tool span with a tools/call client span under it, whose
+// W3C trace context travels to the server in the request's _meta
+// ([ExtractTraceContext] and [StartServerSpan] are the server side). The
+// fleet file's audit: {path} writes one JSON line per call, with a hash of
+// its arguments. The telemetry package installs exporters from the fleet
+// file and the OTEL_* variables; docs/observability.md lists every span,
+// metric and field.
+//
 // # Large results
 //
 // A result whose readable part (its text blocks, embedded text resources

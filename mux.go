@@ -80,12 +80,16 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		o.connectLimit = 32
 	}
 	rel := reliabilityOf(cfg.Reliability, o.reliability)
+	setupTracing(&o, cfg.Telemetry.CaptureBytes)
 	reg, err := buildRegistry(&o)
 	if err != nil {
 		return nil, err
 	}
 	cfg = withInProcess(cfg, o.inprocess)
 	if err := validationView(cfg).Validate(slices.Sorted(maps.Keys(reg))); err != nil {
+		return nil, err
+	}
+	if err := openAudit(&o, cfg); err != nil {
 		return nil, err
 	}
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -252,6 +256,9 @@ func (m *Mux) Close() error {
 		}
 	}
 	m.wg.Wait()
+	if m.opts.audit != nil {
+		errs = append(errs, m.opts.audit.Close())
+	}
 	return errors.Join(errs...)
 }
 

@@ -30,6 +30,8 @@ type options struct {
 	stderr         io.Writer
 	legacy         bool
 	metrics        Metrics
+	tel            *tracing                   // nil: tracing off (see trace.go)
+	audit          interface{ Close() error } // the fleet file's audit log (audit.go)
 	store          ResultStore
 	noOffload      bool
 	noNeutralize   bool

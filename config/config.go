@@ -69,6 +69,10 @@ type Fleet struct {
 	Cache Cache `koanf:"cache" json:"cache,omitzero"`
 	// RateLimits bounds each caller's calls per kind (mcpfleet serve).
 	RateLimits RateLimits `koanf:"rate_limits" json:"rate_limits,omitzero"`
+	// Telemetry chooses the trace and metric exporters (telemetry.go).
+	Telemetry Telemetry `koanf:"telemetry" json:"telemetry,omitzero"`
+	// Audit turns on the audit log, one JSON line per call.
+	Audit Audit `koanf:"audit" json:"audit,omitzero"`
 	// Dir is the folder of the loaded file, against which relative paths
 	// were resolved; "" for LoadBytes without a dir.
 	Dir string `koanf:"-" json:"-"`

@@ -78,6 +78,13 @@
 //     written by `mcpfleet lock`, read into [Fleet.Lock] by [ParseLock].
 //     The default may be absent; a lock_file set explicitly must exist.
 //     A lock that names a kind no server has is a problem.
+//   - telemetry (map): traces (otlp, none), metrics (prometheus, none),
+//     service_name, semconv (only "1.41.0", the version emitted) and
+//     capture_bytes (> 0 records arguments and results on spans); unset
+//     keys leave the choice to the OTEL_* variables. See [Telemetry] and
+//     docs/observability.md.
+//   - audit (map): path (the folder must exist; relative to the file's
+//     folder), max_bytes, max_files: one JSON line per call. See [Audit].
 //
 // Any other key is reported as a problem, with the nearest valid key, so a
 // typo such as "comand" cannot silently drop configuration.

@@ -30,8 +30,8 @@ func envOverrides(raw map[string]any, environ func() []string) (map[string]any, 
 		switch {
 		case (top == "deferred_tools" || top == "neutralize") && len(segs) == 1:
 			return top, value
-		case (top == "reliability" || top == "result_store" || top == "search" || top == "store") && len(segs) == 1:
-			example := map[string]string{"reliability": "QUEUE_TIMEOUT", "result_store": "TTL", "search": "LEXICON", "store": "BACKEND"}[top]
+		case (top == "reliability" || top == "result_store" || top == "search" || top == "store" || top == "telemetry" || top == "audit") && len(segs) == 1:
+			example := map[string]string{"reliability": "QUEUE_TIMEOUT", "result_store": "TTL", "search": "LEXICON", "store": "BACKEND", "telemetry": "TRACES", "audit": "PATH"}[top]
 			return bad("", "a key after "+segs[0]+"__, e.g. "+name+"__"+example, "")
 		case top == "search":
 			return envField(reflect.TypeFor[Search](), []string{top}, segs[1:], value, bad)
@@ -41,6 +41,10 @@ func envOverrides(raw map[string]any, environ func() []string) (map[string]any, 
 			return envField(reflect.TypeFor[ResultStore](), []string{top}, segs[1:], value, bad)
 		case top == "store":
 			return envField(reflect.TypeFor[Store](), []string{top}, segs[1:], value, bad)
+		case top == "telemetry":
+			return envField(reflect.TypeFor[Telemetry](), []string{top}, segs[1:], value, bad)
+		case top == "audit":
+			return envField(reflect.TypeFor[Audit](), []string{top}, segs[1:], value, bad)
 		case (top == "servers" || top == "kind_settings") && len(segs) == 2:
 			example := map[string]string{"servers": "URL", "kind_settings": "JOIN_SEPARATOR"}[top]
 			return bad("", "a key after "+segs[1]+"__, e.g. "+name+"__"+example, "")
@@ -155,7 +159,7 @@ func mergeEnv(raw, over map[string]any) {
 			raw[key] = v
 		}
 	}
-	for _, key := range []string{"kind_settings", "reliability", "result_store", "search", "store"} {
+	for _, key := range []string{"kind_settings", "reliability", "result_store", "search", "store", "telemetry", "audit"} {
 		o, ok := asMap(over[key])
 		if !ok {
 			continue

@@ -157,6 +157,9 @@ func load(data []byte, format, dir string, environ func() []string,
 		problems = append(problems, p)
 	}
 	problems = append(problems, f.loadLock(dir, lookup)...)
+	if p, ok := f.Audit.resolve(dir, lookup); !ok {
+		problems = append(problems, p)
+	}
 	var verr *ValidationError
 	if err := f.Validate(f.loaderTransformers(append(BuiltinTransformers(), extra...))); errors.As(err, &verr) {
 		problems = append(problems, verr.Problems...)

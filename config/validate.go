@@ -122,6 +122,7 @@ func (f *Fleet) Validate(transformers []string) error {
 	}
 	f.validateReliability(add)
 	f.validateCacheAndLimits(kindList, add)
+	f.validateTelemetry(add)
 	if len(ps) == 0 {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
+	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/mcpfleet/mcpfleet"
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
@@ -117,6 +118,18 @@ func (o *Orchestrator) SystemPrompt() string {
 // Run answers question. The trace is returned even with an error.
 func (o *Orchestrator) Run(ctx context.Context, question string, opts ...adk.AgentRunOption) (*Trace, error) {
 	start := time.Now()
+	ctx, span := mcpeino.StartAgentSpan(ctx, o.mx.TracerProvider(), "orchestrator")
+	t, err := o.run(ctx, start, question, opts...)
+	var attrs []attribute.KeyValue
+	if t != nil {
+		attrs = append(attrs, mcpeino.KeyInputTokens.Int(t.TotalTokens.Prompt), mcpeino.KeyOutputTokens.Int(t.TotalTokens.Completion),
+			attribute.Int("mcpfleet.subagents", len(t.Subagents)))
+	}
+	mcpeino.EndSpan(span, err, attrs...)
+	return t, err
+}
+
+func (o *Orchestrator) run(ctx context.Context, start time.Time, question string, opts ...adk.AgentRunOption) (*Trace, error) {
 	r := &run{o: o, trace: &Trace{Question: question, Overview: o.mx.Overview(), Subagents: []SubagentTrace{}}}
 	spawn := &spawnTool{r: r}
 	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{

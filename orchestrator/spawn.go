@@ -12,8 +12,10 @@ import (
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
+	"go.opentelemetry.io/otel/attribute"
 	"golang.org/x/sync/errgroup"
 
+	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 	"github.com/mcpfleet/mcpfleet/subagent"
 )
@@ -38,11 +40,20 @@ func (s *spawnTool) Info(context.Context) (*schema.ToolInfo, error) {
 // under SubagentTimeout. A subagent that fails or times out is reported in
 // its section; it never fails the others or the tool.
 func (s *spawnTool) InvokableRun(ctx context.Context, args string, _ ...tool.Option) (string, error) {
+	ctx, span := mcpeino.StartToolSpan(ctx, s.r.o.mx.TracerProvider(), SpawnName)
+	out, n := s.spawn(ctx, args)
+	mcpeino.EndSpan(span, nil, attribute.Int("mcpfleet.subagents", n))
+	return out, nil
+}
+
+// spawn runs the tasks of args and returns the tool's text and how many
+// subagents ran.
+func (s *spawnTool) spawn(ctx context.Context, args string) (string, int) {
 	var in struct {
 		Tasks []Task `json:"tasks"`
 	}
 	if err := json.Unmarshal([]byte(args), &in); err != nil || len(in.Tasks) == 0 {
-		return `REJECTED spawnSubagents: want {"tasks": [{"task": "...", "servers": ["server", ...]}]}`, nil
+		return `REJECTED spawnSubagents: want {"tasks": [{"task": "...", "servers": ["server", ...]}]}`, 0
 	}
 	o := s.r.o
 	s.r.mu.Lock()
@@ -74,7 +85,7 @@ func (s *spawnTool) InvokableRun(ctx context.Context, args string, _ ...tool.Opt
 		s.r.trace.Subagents[first+i] = res
 	}
 	s.r.mu.Unlock()
-	return render(results, o.cfg.ReportTokens, o.cfg.SubagentTimeout.String(), first), nil
+	return render(results, o.cfg.ReportTokens, o.cfg.SubagentTimeout.String(), first), len(results)
 }
 
 func (s *spawnTool) runOne(ctx context.Context, spawn int, t Task) SubagentTrace {
@@ -90,7 +101,9 @@ func (s *spawnTool) runOne(ctx context.Context, spawn int, t Task) SubagentTrace
 	cfg := o.cfg.Subagent
 	cfg.Servers, cfg.Model, cfg.Name = t.Servers, m, t.Name
 	cfg.Catalog = o.cat
-	sa, err := subagent.New(ctx, o.mx, cfg)
+	bctx, span := mcpeino.StartCreateAgentSpan(ctx, o.mx.TracerProvider(), t.Name)
+	sa, err := subagent.New(bctx, o.mx, cfg)
+	mcpeino.EndSpan(span, err)
 	if err != nil {
 		st.Error = err.Error()
 		return st

@@ -11,6 +11,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 
+	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/subagent"
 )
 
@@ -82,7 +83,7 @@ type usageMiddleware struct {
 }
 
 func (u *usageMiddleware) WrapModel(_ context.Context, inner model.BaseChatModel, _ *adk.ModelContext) (model.BaseChatModel, error) {
-	return &usageModel{inner: inner, r: u.r}, nil
+	return mcpeino.TraceModel(u.r.o.mx.TracerProvider(), "orchestrator", &usageModel{inner: inner, r: u.r}), nil
 }
 
 type usageModel struct {

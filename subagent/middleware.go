@@ -51,7 +51,7 @@ func isLockdown(m *schema.Message) bool {
 }
 
 func (m *middleware) WrapModel(_ context.Context, inner model.BaseChatModel, _ *adk.ModelContext) (model.BaseChatModel, error) {
-	return &stepModel{inner: inner, sa: m.sa}, nil
+	return mcpeino.TraceModel(m.sa.mx.TracerProvider(), m.sa.cfg.Name, &stepModel{inner: inner, sa: m.sa}), nil
 }
 
 func (m *middleware) WrapInvokableToolCall(_ context.Context, endpoint adk.InvokableToolCallEndpoint, tc *adk.ToolContext) (adk.InvokableToolCallEndpoint, error) {

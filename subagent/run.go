@@ -11,6 +11,7 @@ import (
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
+	"go.opentelemetry.io/otel/attribute"
 
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 )
@@ -146,6 +147,7 @@ func (sa *Subagent) RunMessages(ctx context.Context, msgs []*schema.Message, opt
 	defer sa.runMu.Unlock()
 	sa.run = &runState{}
 	start := time.Now()
+	ctx, span := mcpeino.StartAgentSpan(ctx, sa.mx.TracerProvider(), sa.cfg.Name, attribute.StringSlice("mcpfleet.servers", sa.cfg.Servers))
 	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: sa.agent})
 	// A copy, so nothing adk or the middleware appends can land in the
 	// caller's backing array.
@@ -187,6 +189,8 @@ func (sa *Subagent) RunMessages(ctx context.Context, msgs []*schema.Message, opt
 	if runErr == nil && ctx.Err() != nil {
 		runErr = ctx.Err()
 	}
+	mcpeino.EndSpan(span, runErr, mcpeino.KeyInputTokens.Int(rep.Tokens.Prompt), mcpeino.KeyOutputTokens.Int(rep.Tokens.Completion),
+		attribute.Int("mcpfleet.steps", rep.Steps), attribute.Int("mcpfleet.calls", len(rep.Calls)))
 	if runErr != nil {
 		return rep, fmt.Errorf("subagent %s: %w", sa.cfg.Name, runErr)
 	}

@@ -23,6 +23,8 @@
 //	--question "…"  investigate something else
 //	--json          write the whole run (model calls, subagent reports,
 //	                report, token table) as JSON instead of the transcript
+//	--trace         print the run's trace as an indented tree after the
+//	                report (with OTEL_EXPORTER_OTLP_ENDPOINT, also over OTLP)
 //	--inprocess     host the servers in this process
 //	--config FILE   another fleet file (default: the embedded fleet.yaml)
 //	--timeout D     give up after D (default 2m)

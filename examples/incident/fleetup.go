@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/examples/incident/fleet"
@@ -41,11 +43,12 @@ func loadFleet(path string) (*config.Fleet, error) {
 
 // startFleet connects the fleet. With inprocess, every configured server is
 // served by fleet.NewServer in this process instead of its command.
-func startFleet(ctx context.Context, cfg *config.Fleet, inprocess bool, extra ...mcpfleet.Option) (*mcpfleet.Mux, error) {
+// tp, if set, traces the in-process servers too.
+func startFleet(ctx context.Context, cfg *config.Fleet, inprocess bool, tp trace.TracerProvider, extra ...mcpfleet.Option) (*mcpfleet.Mux, error) {
 	opts := []mcpfleet.Option{mcpfleet.WithHealthInterval(-1)}
 	if inprocess {
 		for _, s := range cfg.Servers {
-			in := fleet.Instance{Kind: s.KindName(), Name: s.Name, ReadOnly: slices.Contains(s.Args, "--readonly")}
+			in := fleet.Instance{Kind: s.KindName(), Name: s.Name, ReadOnly: slices.Contains(s.Args, "--readonly"), Tracer: tp}
 			srv, err := fleet.NewServer(in)
 			if err != nil {
 				return nil, fmt.Errorf("in-process server %s: %w", s.Name, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/orchestrator"
 	"github.com/mcpfleet/mcpfleet/subagent"
+	"github.com/mcpfleet/mcpfleet/telemetry"
 )
 
 // Output is the whole run, as --json writes it.
@@ -54,9 +55,22 @@ func investigate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 	if f.inprocess {
 		res.Fleet.Transport = "in-process"
 	}
+	// Telemetry: the fleet file's telemetry section and OTEL_* choose
+	// exporters; --trace keeps the spans to print the tree.
+	var tree *telemetry.Tree
+	topts := telemetry.Options{File: cfg.Telemetry, ServiceName: "incident"}
+	if f.trace {
+		tree = &telemetry.Tree{}
+		topts.SpanExporters = append(topts.SpanExporters, tree)
+	}
+	tel, err := telemetry.Start(ctx, topts)
+	if err != nil {
+		return err
+	}
+	defer tel.Shutdown(context.WithoutCancel(ctx))
 	start := time.Now()
 	sp := startSpinner(out, st, fmt.Sprintf("starting %d MCP servers (%s)", len(cfg.Servers), res.Fleet.Transport))
-	mx, err := startFleet(ctx, cfg, f.inprocess)
+	mx, err := startFleet(ctx, cfg, f.inprocess, tel.TracerProvider(), tel.MuxOptions()...)
 	sp.Stop()
 	if err != nil {
 		return err
@@ -117,6 +131,10 @@ func investigate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		if err := enc.Encode(res); err != nil {
 			return err
 		}
+		if tree != nil { // stdout holds the JSON document
+			fmt.Fprintln(stderr, "trace:")
+			_ = tree.Write(stderr)
+		}
 		return runErr
 	}
 	writeTranscript(out, st, name, res.Orchestrator, res.Subagents)
@@ -128,6 +146,13 @@ func investigate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		fmt.Fprintln(out)
 	}
 	writeTokenTable(out, res.Tokens, st)
+	if tree != nil {
+		fmt.Fprintln(out)
+		fmt.Fprintln(out, st.bold("trace:"))
+		if err := tree.Write(out); err != nil {
+			return err
+		}
+	}
 	return runErr
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/examples/incident/fleet"
+	"github.com/mcpfleet/mcpfleet/telemetry"
 )
 
 // fleetYAML is the fleet file, embedded so that the binary runs from any
@@ -37,6 +38,7 @@ type flags struct {
 	json      bool
 	question  string
 	timeout   time.Duration
+	trace     bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (flags, error) {
@@ -51,6 +53,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.BoolVar(&f.json, "json", false, "write the full trace as JSON to stdout instead of the transcript")
 	fs.StringVar(&f.question, "question", DefaultQuestion, "what to investigate")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up after this long")
+	fs.BoolVar(&f.trace, "trace", false, "print the run's trace as an indented tree (OTEL_EXPORTER_OTLP_ENDPOINT also sends it over OTLP)")
 	if err := fs.Parse(args); err != nil {
 		return f, &usageError{err.Error()}
 	}
@@ -70,8 +73,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return err
 	}
 	if f.kind != "" {
-		// Re-exec'd by the fleet file: stdout belongs to MCP.
-		return fleet.ServeStdio(ctx, fleet.Instance{Kind: f.kind, Name: f.name, ReadOnly: f.readonly}, stdin, stdout)
+		// Re-exec'd by the fleet file: stdout belongs to MCP. With
+		// OTEL_EXPORTER_OTLP_ENDPOINT (inherited) the server joins the trace.
+		tel, err := telemetry.Start(ctx, telemetry.Options{ServiceName: "incident-" + f.name})
+		if err != nil {
+			return err
+		}
+		defer tel.Shutdown(context.WithoutCancel(ctx))
+		return fleet.ServeStdio(ctx, fleet.Instance{Kind: f.kind, Name: f.name, ReadOnly: f.readonly, Tracer: tel.TracerProvider()}, stdin, stdout)
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
@@ -18,6 +19,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/stores/rediscache"
 	"github.com/mcpfleet/mcpfleet/stores/redislimit"
 	"github.com/mcpfleet/mcpfleet/stores/redisstore"
+	"github.com/mcpfleet/mcpfleet/telemetry"
 )
 
 // envServeTokens supplies bearer tokens when --token-file is absent, in the
@@ -71,8 +73,25 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	}); err != nil {
 		return err
 	}
+	// Traces go where telemetry: and OTEL_* say; over HTTP, /metrics serves
+	// the Prometheus format unless they say otherwise.
+	topts := telemetry.Options{File: cfg.Telemetry, ServiceName: "mcpfleet", Getenv: func(k string) string { return lookupEnv(env, k) }}
+	if *transport == "http" {
+		topts.Metrics = config.ExporterPrometheus
+	}
+	tel, err := telemetry.Start(ctx, topts)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := tel.Shutdown(sctx); err != nil {
+			log.Warn("telemetry: flushing at exit failed", "err", err)
+		}
+	}()
 	// Callers with the same scopes share cached results.
-	opts := []mcpfleet.Option{mcpfleet.WithLogger(log), mcpfleet.WithCacheScope(gateway.CacheScope)}
+	opts := append([]mcpfleet.Option{mcpfleet.WithLogger(log), mcpfleet.WithCacheScope(gateway.CacheScope)}, tel.MuxOptions()...)
 	if c.strict {
 		opts = append(opts, mcpfleet.WithStrict())
 	}
@@ -96,12 +115,16 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer mx.Close()
+	if err := tel.Observe(mx); err != nil {
+		return err
+	}
 	for _, s := range mx.Status() {
 		if s.State != mcpfleet.StateUp {
 			fmt.Fprintf(stderr, "mcpfleet: warning: server %s (kind %s) is %s: %s\n", s.Name, s.Kind, s.State, s.LastError)
 		}
 	}
 	gcfg.Mux = mx
+	gcfg.MetricsHandler = tel.MetricsHandler()
 	g, err := gateway.New(gcfg)
 	if err != nil {
 		return err

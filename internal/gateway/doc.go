@@ -76,10 +76,18 @@
 //     {"backend", "state": "up"|"down"}; a store that does not answer makes
 //     the status degraded. Unauthenticated, like most health checks; it
 //     shows server names and states, never arguments or results.
-//   - /metrics: JSON counters ([Counters]) of the gateway's calls. The root
-//     package's Metrics interface is per Mux and chosen by whoever builds
-//     the Mux; the gateway counts what it sees itself so that /metrics works
-//     with any Mux. Needs a token when tokens are configured.
+//   - /metrics: [Config.MetricsHandler], typically the Prometheus text
+//     format from telemetry's OpenTelemetry Prometheus exporter. The
+//     gateway keeps no counters of its own: it counts through the Mux's
+//     Metrics (mcpfleet.WithMetrics), the calls it refuses itself included,
+//     and, when that Metrics implements [RequestMetrics], every request per
+//     gateway tool. Needs a token when tokens are configured.
+//
+// # Traces
+//
+// With a Mux built WithTracerProvider, every request is a server span
+// "tools/call <gateway tool>", a child of the W3C trace context the client
+// sent in the request's _meta, and the Mux's spans are its children.
 //
 // # Shutdown
 //

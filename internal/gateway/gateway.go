@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -60,6 +61,10 @@ type Config struct {
 	// MaxRequestBytes bounds a /mcp request body; 0 means
 	// DefaultMaxRequestBytes. A larger body is refused with HTTP 413.
 	MaxRequestBytes int64
+	// MetricsHandler serves /metrics, typically the Prometheus exporter's
+	// handler (telemetry.Telemetry.MetricsHandler) over the same Metrics
+	// the Mux was built with. nil leaves /metrics unserved.
+	MetricsHandler http.Handler
 }
 
 // Pinger is a health check of shared state, such as
@@ -70,11 +75,12 @@ type Pinger interface {
 
 // Gateway is the fleet as one MCP server. It is safe for concurrent use.
 type Gateway struct {
-	cfg      Config
-	mux      *mcpfleet.Mux
-	srv      *server.MCPServer
-	log      *slog.Logger
-	counters counters
+	cfg Config
+	mux *mcpfleet.Mux
+	srv *server.MCPServer
+	log *slog.Logger
+	// inflight counts requests being served; shutdown waits for it.
+	inflight atomic.Int64
 	limits   *limits // nil when no kind is rate limited
 	// draining is set at shutdown: new calls are refused while those in
 	// flight finish.
@@ -155,7 +161,7 @@ func (g *Gateway) scopes(ctx context.Context) []string {
 // a request can still arrive (and be refused) while draining.
 func (g *Gateway) drain() {
 	deadline := time.Now().Add(g.cfg.DrainTimeout)
-	for g.counters.inflight.Load() > 0 {
+	for g.inflight.Load() > 0 {
 		if time.Now().After(deadline) {
 			g.log.Warn("gateway: calls still in flight after the drain timeout", "timeout", g.cfg.DrainTimeout)
 			return

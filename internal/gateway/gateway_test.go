@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
@@ -22,6 +25,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/internal/neutralize"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
+	"github.com/mcpfleet/mcpfleet/metrics/otelmetrics"
 )
 
 // fleet is two Kubernetes servers with the real fixture tools and one
@@ -31,13 +35,13 @@ type fleet struct {
 	calls *atomic.Int64
 }
 
-func newFleet(t *testing.T) fleet { return newFleetB(t) }
+func newFleet(t *testing.T, extra ...mcpfleet.Option) fleet { return newFleetB(t, extra...) }
 
-func newFleetB(t testing.TB) fleet {
+func newFleetB(t testing.TB, extra ...mcpfleet.Option) fleet {
 	t.Helper()
 	k8s := fixtures.MustLoad(t, "kubernetes").Tools
 	calls := &atomic.Int64{}
-	opts := []mcpfleet.Option{mcpfleet.WithHealthInterval(-1)}
+	opts := append([]mcpfleet.Option{mcpfleet.WithHealthInterval(-1)}, extra...)
 	for _, name := range []string{"k8s-1", "k8s-2"} {
 		opts = append(opts, mcpfleet.WithInProcess(name, "kubernetes", testfleet.NewServer(name, testfleet.Options{Tools: k8s, Calls: calls})))
 	}
@@ -356,21 +360,62 @@ func TestCallToolContent(t *testing.T) {
 	}
 }
 
-func TestCounters(t *testing.T) {
-	f := newFleet(t)
-	g := newGateway(t, gateway.Config{Mux: f.mux})
+// TestMetrics: the gateway counts through the Mux's Metrics: the Mux's
+// own outcomes, the gateway's requests per tool, and a call the gateway
+// refused itself.
+func TestMetrics(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	om, err := otelmetrics.New(otelmetrics.Config{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFleet(t, mcpfleet.WithMetrics(om))
+	g := newGateway(t, gateway.Config{Mux: f.mux, Scopes: []string{"read"}})
 	c := connect(t, g)
 	call(t, c, "callTool", map[string]any{"server": "misc", "tool": "echo", "arguments": map[string]any{"text": "a"}})
 	call(t, c, "callTool", map[string]any{"server": "misc", "tool": "echo", "arguments": map[string]any{"text": ""}})
+	call(t, c, "callTool", map[string]any{"server": "k8s-1", "tool": "pods_delete", "arguments": map[string]any{"name": "web"}})
 	call(t, c, "listKinds", nil)
-	want := gateway.Counters{
-		Requests:    map[string]int64{"callTool": 2, "listKinds": 1},
-		Calls:       map[string]int64{"ok": 1, "rejected": 1},
-		Rejections:  map[string]int64{"placeholder": 1},
-		ServerCalls: map[string]int64{"misc": 2},
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
 	}
-	if diff := cmp.Diff(want, g.Counters()); diff != "" {
-		t.Errorf("Counters (-want +got):\n%s", diff)
+	got := map[string]int64{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			switch d := m.Data.(type) {
+			case metricdata.Sum[int64]:
+				if m.Name != "mcpfleet.calls" {
+					continue
+				}
+				for _, p := range d.DataPoints {
+					st, _ := p.Attributes.Value(otelmetrics.KeyOutcome)
+					r, _ := p.Attributes.Value(otelmetrics.KeyReason)
+					got["calls "+st.Emit()+" "+r.Emit()] += p.Value
+				}
+			case metricdata.Histogram[float64]:
+				if m.Name != "mcp.server.operation.duration" {
+					continue
+				}
+				for _, p := range d.DataPoints {
+					tool, _ := p.Attributes.Value("gen_ai.tool.name")
+					got["requests "+tool.Emit()] += int64(p.Count)
+				}
+			}
+		}
+	}
+	want := map[string]int64{
+		"calls ok ":                    1,
+		"calls rejected placeholder":   1,
+		"calls rejected not_permitted": 1,
+		"requests callTool":            3,
+		"requests listKinds":           1,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("metrics (-want +got):\n%s", diff)
+	}
+	if n := f.calls.Load(); n != 1 {
+		t.Errorf("%d calls reached upstream, want 1", n)
 	}
 }
 

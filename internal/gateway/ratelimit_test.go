@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"net/http/httptest"
 	"regexp"
@@ -14,12 +15,15 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/redis/go-redis/v9"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/internal/testservice"
+	"github.com/mcpfleet/mcpfleet/metrics/otelmetrics"
 	"github.com/mcpfleet/mcpfleet/stores/redislimit"
 )
 
@@ -28,9 +32,9 @@ var limitedRE = regexp.MustCompile(`^Rate limited: your calls to (server|kind) [
 // limitedGateway serves kind misc (servers misc-1 and misc-2) over HTTP
 // with tokens a and b, under rl; upstream counts the calls that got
 // through.
-func limitedGateway(t *testing.T, rl config.RateLimits, limiter gateway.Limiter, upstream *atomic.Int64) (*gateway.Gateway, string) {
+func limitedGateway(t *testing.T, rl config.RateLimits, limiter gateway.Limiter, upstream *atomic.Int64, extra ...mcpfleet.Option) (*gateway.Gateway, string) {
 	t.Helper()
-	opts := []mcpfleet.Option{mcpfleet.WithHealthInterval(-1)}
+	opts := append([]mcpfleet.Option{mcpfleet.WithHealthInterval(-1)}, extra...)
 	for _, name := range []string{"misc-1", "misc-2"} {
 		opts = append(opts, mcpfleet.WithInProcess(name, "misc", testfleet.NewServer(name, testfleet.Options{Calls: upstream})))
 	}
@@ -66,7 +70,12 @@ func echoOn(t *testing.T, c *client.Client, server string) (ok bool, refusal str
 func TestRateLimit(t *testing.T) {
 	t.Run("per server and token", func(t *testing.T) {
 		upstream := new(atomic.Int64)
-		g, url := limitedGateway(t, config.RateLimits{Kinds: map[string]config.RateLimit{"misc": {CallsPerMinute: 5}}}, nil, upstream)
+		reader := sdkmetric.NewManualReader()
+		om, err := otelmetrics.New(otelmetrics.Config{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, url := limitedGateway(t, config.RateLimits{Kinds: map[string]config.RateLimit{"misc": {CallsPerMinute: 5}}}, nil, upstream, mcpfleet.WithMetrics(om))
 		a, b := tokenClient(t, url, "a"), tokenClient(t, url, "b")
 		var refusals []string
 		for range 7 {
@@ -88,8 +97,8 @@ func TestRateLimit(t *testing.T) {
 		if ok, r := echoOn(t, b, "misc-1"); !ok {
 			t.Errorf("token b was refused for token a's calls: %s", r)
 		}
-		if got := g.Counters().Rejections[string(gateway.ReasonRateLimited)]; got != 2 {
-			t.Errorf("/metrics counts %d rate_limited rejections, want 2", got)
+		if got := rejections(t, reader, string(gateway.ReasonRateLimited)); got != 2 {
+			t.Errorf("the Mux's Metrics count %d rate_limited rejections, want 2", got)
 		}
 	})
 	t.Run("per kind", func(t *testing.T) {
@@ -254,4 +263,26 @@ func BenchmarkRateLimit(b *testing.B) {
 	for j := 1; j < len(calls); j++ {
 		b.ReportMetric(med[j]/med[0], variants[j].name+"/unlimited")
 	}
+}
+
+// rejections sums mcpfleet.rejections with reason from reader.
+func rejections(t *testing.T, reader *sdkmetric.ManualReader, reason string) int64 {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if d, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == "mcpfleet.rejections" {
+				for _, p := range d.DataPoints {
+					if r, _ := p.Attributes.Value(otelmetrics.KeyReason); r.AsString() == reason {
+						n += p.Value
+					}
+				}
+			}
+		}
+	}
+	return n
 }

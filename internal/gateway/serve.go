@@ -52,7 +52,8 @@ func (g *Gateway) Health() Health {
 }
 
 // Handler returns the HTTP API: /mcp (streamable HTTP, authenticated),
-// /healthz and /metrics (authenticated when tokens are configured).
+// /healthz and, when Config.MetricsHandler is set, /metrics (authenticated
+// when tokens are configured).
 func (g *Gateway) Handler() http.Handler {
 	mcpH := server.NewStreamableHTTPServer(g.srv, server.WithEndpointPath("/mcp"),
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
@@ -61,9 +62,9 @@ func (g *Gateway) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", limitBody(g.cfg.MaxRequestBytes, g.authenticate(mcpH)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, g.Health()) })
-	mux.Handle("GET /metrics", g.authenticate(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, g.Counters())
-	})))
+	if g.cfg.MetricsHandler != nil {
+		mux.Handle("GET /metrics", g.authenticate(g.cfg.MetricsHandler))
+	}
 	return mux
 }
 

@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +20,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
+	"github.com/mcpfleet/mcpfleet/internal/testservice"
+	"github.com/mcpfleet/mcpfleet/telemetry"
 )
 
 func TestParseTokens(t *testing.T) {
@@ -101,8 +105,13 @@ func httpClient(t *testing.T, url, token string) (*client.Client, error) {
 }
 
 func TestHTTPAuthAndScopes(t *testing.T) {
-	f := newFleet(t)
-	g := newGateway(t, gateway.Config{Mux: f.mux, Tokens: map[string][]string{"r-token": {"read"}, "w-token": {"write"}}})
+	tel, err := telemetry.Start(t.Context(), telemetry.Options{Metrics: "prometheus", Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFleet(t, tel.MuxOptions()...)
+	g := newGateway(t, gateway.Config{Mux: f.mux, Tokens: map[string][]string{"r-token": {"read"}, "w-token": {"write"}},
+		MetricsHandler: tel.MetricsHandler()})
 	ts := httptest.NewServer(g.Handler())
 	t.Cleanup(ts.Close)
 
@@ -141,14 +150,28 @@ func TestHTTPAuthAndScopes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m gateway.Counters
-	err = json.NewDecoder(resp.Body).Decode(&m)
+	scrape, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string]int64{"not_permitted": 1}, m.Rejections); diff != "" {
-		t.Errorf("/metrics rejections (-want +got):\n%s", diff)
+	// The refusal was the gateway's, the deletion the Mux's: both are
+	// counted through the Mux's Metrics, and served in the Prometheus text
+	// format that promtool accepts.
+	cmd := exec.Command(testservice.Binary(t, "promtool"), "check", "metrics")
+	cmd.Stdin = bytes.NewReader(scrape)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("promtool check metrics: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		`mcpfleet_rejections_total{mcpfleet_kind="kubernetes",mcpfleet_outcome="rejected",mcpfleet_reason="not_permitted",mcpfleet_server="k8s-1",mcpfleet_tool="pods_delete"`,
+		`mcpfleet_calls_total{mcpfleet_kind="kubernetes",mcpfleet_outcome="ok",mcpfleet_server="k8s-1",mcpfleet_tool="pods_delete"`,
+		`mcp_server_operation_duration_seconds_count{gen_ai_tool_name="callTool",mcp_method_name="tools/call"`,
+		`mcp_server_operation_duration_seconds_count{error_type="tool_error",gen_ai_tool_name="callTool",mcp_method_name="tools/call"`,
+	} {
+		if !strings.Contains(string(scrape), want) {
+			t.Errorf("/metrics lacks %s\n%s", want, scrape)
+		}
 	}
 
 	// The scheme name is case-insensitive; the token is not.
@@ -220,7 +243,7 @@ func TestListenAndServeDrains(t *testing.T) {
 		}
 		resc <- res
 	}()
-	for g.Counters().InFlight == 0 {
+	for g.InFlight() == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	cancel()
@@ -264,7 +287,7 @@ func TestServeStdioDrains(t *testing.T) {
 		}
 		resc <- res
 	}()
-	for g.Counters().InFlight == 0 {
+	for g.InFlight() == 0 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	cancel()

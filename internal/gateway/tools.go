@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
@@ -87,17 +88,15 @@ func (g *Gateway) grepResult(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	return mcp.NewToolResultText(out), nil
 }
 
-// track counts a request and holds it in flight until it returns, so that
-// shutdown can wait for it.
+// track observes a request (see observe: in flight, counted, traced) and
+// refuses it while shutting down.
 func (g *Gateway) track(name string, h server.ToolHandlerFunc) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		g.counters.begin(name)
-		defer g.counters.end()
+	return g.observe(name, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if g.draining.Load() {
 			return mcp.NewToolResultError(shuttingDown), nil
 		}
 		return h(ctx, req)
-	}
+	})
 }
 
 // kinds returns the kinds with at least one tool the scopes permit.
@@ -341,16 +340,15 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	case tool == "":
 		return mcp.NewToolResultError(argMissing("tool")), nil
 	}
-	g.counters.server(srv)
 	if kind, ok := g.mux.KindOf(srv); ok {
 		if e, ok := g.catalog().Lookup(kind, tool); ok && slices.Contains(e.Servers, srv) && !catalog.Permitted(e, g.scopes(ctx)) {
 			rej := &mcpfleet.RejectError{Server: srv, Tool: tool, Reason: mcpfleet.ReasonNotPermitted,
 				Problems: []mcpfleet.Problem{{Path: "tool", Hint: "It needs scope " + strings.Join(e.Scopes, ", ") + "."}}}
-			g.counters.outcome(mcpfleet.Classify(nil, rej))
+			g.refused(ctx, srv, tool, rej.Reason)
 			return mcp.NewToolResultError(rej.ModelText()), nil
 		}
 		if refusal := g.admit(ctx, srv, kind); refusal != "" {
-			g.counters.outcome(mcpfleet.StatusRejected, ReasonRateLimited)
+			g.refused(ctx, srv, tool, ReasonRateLimited)
 			return mcp.NewToolResultError(refusal), nil
 		}
 	}
@@ -367,10 +365,10 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	dctx, stop := detach(ctx, g.scopes(ctx))
 	defer stop()
 	res, err := g.mux.CallTool(dctx, srv, tool, raw)
-	g.counters.outcome(mcpfleet.Classify(res, err))
 	var rej *mcpfleet.RejectError
 	var up *mcpfleet.UpstreamError
 	switch {
+	// The Mux counted the call's outcome through its Metrics.
 	case errors.As(err, &rej):
 		return mcp.NewToolResultError(rej.ModelText()), nil
 	case errors.As(err, &up):
@@ -444,6 +442,11 @@ func detach(ctx context.Context, scopes []string) (context.Context, context.Canc
 	// offloads; losing it here would hand every token's results to all.
 	if id := mcpfleet.CallerFrom(ctx); id != "" {
 		out = mcpfleet.WithCaller(out, id)
+	}
+	// The request's span is kept, so the Mux's spans are children of the
+	// gateway's server span.
+	if span := trace.SpanFromContext(ctx); span.SpanContext().IsValid() {
+		out = trace.ContextWithSpan(out, span)
 	}
 	return out, stop
 }

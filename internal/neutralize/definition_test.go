@@ -204,3 +204,57 @@ func BenchmarkInspect(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(texts)), "texts")
 }
+
+// blindLines reads a blind set: one description a line, "\n" standing for
+// a line break.
+func blindLines(t *testing.T, name string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if l != "" {
+			out = append(out, strings.ReplaceAll(l, `\n`, "\n"))
+		}
+	}
+	return out
+}
+
+// TestInspectBlindSets: 50 poisoned and 50 clean-but-tricky descriptions
+// written blind (by someone who never saw the detector), run once as the
+// held-out figure that docs/pinning.md reports; the floors here only keep
+// a later change from falling below that first run.
+func TestInspectBlindSets(t *testing.T) {
+	n := neutralize.New()
+	names, _ := fleetNames(t)
+	others := othersOf(names, "")
+	count := func(file string) (int, int) {
+		lines := blindLines(t, file)
+		hit := 0
+		for _, l := range lines {
+			if fs := n.Inspect(l, others); len(fs) > 0 {
+				hit++
+				if strings.HasPrefix(file, "clean") {
+					t.Logf("%s: flagged %s: %q", file, fs[0].Rule, l)
+				}
+			} else if strings.HasPrefix(file, "poisoned") {
+				t.Logf("%s: missed: %q", file, l)
+			}
+		}
+		return hit, len(lines)
+	}
+	caught, np := count("poisoned_blind.txt")
+	flagged, nc := count("clean_blind.txt")
+	t.Logf("blind: caught %d of %d poisoned (%.0f%%); flagged %d of %d clean (%.0f%%)",
+		caught, np, 100*float64(caught)/float64(np), flagged, nc, 100*float64(flagged)/float64(nc))
+	if np < 40 || nc < 40 {
+		t.Fatalf("blind sets too small: %d poisoned, %d clean", np, nc)
+	}
+	// The first run (2026-12-02): 34 of 50 caught, 7 of 50 clean flagged.
+	// Better is welcome; worse is a regression.
+	if caught < 34 || flagged > 7 {
+		t.Errorf("blind sets: caught %d (first run 34), flagged %d clean (first run 7)", caught, flagged)
+	}
+}

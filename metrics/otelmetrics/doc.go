@@ -19,6 +19,18 @@
 //   - mcpfleet.defused (counter): pieces of tool output escaped because they
 //     imitated instructions; server, kind, tool;
 //   - mcpfleet.reconnects (counter): server.
+//   - mcpfleet.repairs (counter): server, kind, tool and
+//     mcpfleet.transformer, the normalizer that changed the arguments;
+//   - mcpfleet.rejections (counter): rejected and down calls, with
+//     mcpfleet.reason;
+//   - mcp.client.operation.duration (histogram, seconds; semconv v1.41.0):
+//     the time the server took to answer tools/call, for calls that reached
+//     it; mcp.method.name, gen_ai.tool.name, error.type, mcpfleet.server;
+//   - mcp.server.operation.duration (histogram, seconds; semconv v1.41.0)
+//     and mcpfleet.gateway.requests.active (up-down counter): the requests
+//     mcpfleet serve answers (RequestStarted, RequestDone);
+//   - with ObserveFleet, per server: mcpfleet.server.up,
+//     mcpfleet.breaker.open and mcpfleet.server.in_flight (gauges).
 //
 // Tool names come from servers and are bounded by their tool lists, so the
 // attribute cardinality is that of the fleet's tools.

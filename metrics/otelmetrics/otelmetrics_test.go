@@ -52,7 +52,7 @@ func TestThroughMux(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]int64{}
-	var durations uint64
+	durations := map[string]uint64{}
 	for _, sm := range rm.ScopeMetrics {
 		for _, m := range sm.Metrics {
 			switch d := m.Data.(type) {
@@ -62,7 +62,7 @@ func TestThroughMux(t *testing.T) {
 				}
 			case metricdata.Histogram[float64]:
 				for _, p := range d.DataPoints {
-					durations += p.Count
+					durations[m.Name] += p.Count
 				}
 			}
 		}
@@ -75,15 +75,19 @@ func TestThroughMux(t *testing.T) {
 		"mcpfleet.calls server=s1 kind=test tool=big outcome=ok":                                 1,
 		// 3 defusals in the text, 3 more in the structuredContent leaf
 		// the test server's echo repeats the text in.
-		"mcpfleet.defused server=s1 kind=test tool=echo":  6,
-		"mcpfleet.offloaded server=s1 kind=test tool=big": 5000,
-		"mcpfleet.offloads server=s1 kind=test tool=big":  1,
+		"mcpfleet.defused server=s1 kind=test tool=echo":                                              6,
+		"mcpfleet.offloaded server=s1 kind=test tool=big":                                             5000,
+		"mcpfleet.offloads server=s1 kind=test tool=big":                                              1,
+		"mcpfleet.rejections server=ghost kind=test tool=echo outcome=down reason=server_down":        1,
+		"mcpfleet.rejections server=s1 kind=test tool=echo outcome=rejected reason=invalid_arguments": 1,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("metrics (-want +got):\n%s", diff)
 	}
-	if durations != 7 {
-		t.Errorf("duration histogram has %d observations, want 7", durations)
+	// Every call has a duration; the five that reached the server also
+	// have the semconv client operation duration.
+	if diff := cmp.Diff(map[string]uint64{"mcpfleet.call.duration": 7, "mcp.client.operation.duration": 5}, durations); diff != "" {
+		t.Errorf("histogram observations (-want +got):\n%s", diff)
 	}
 }
 

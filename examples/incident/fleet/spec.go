@@ -8,6 +8,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpfleet/mcpfleet"
 )
 
 // param is one argument of a simulated tool.
@@ -44,6 +47,10 @@ type Instance struct {
 	Kind     string
 	Name     string
 	ReadOnly bool // a read-only instance does not expose write tools
+	// Tracer, if set, makes each tools/call a server span that joins the
+	// caller's trace through the request's _meta, as a traced MCP server
+	// does.
+	Tracer trace.TracerProvider
 }
 
 // kindSpec is one kind of simulated server.
@@ -143,7 +150,17 @@ func NewServer(in Instance) (*server.MCPServer, error) {
 	if !ok {
 		return nil, fmt.Errorf("fleet: unknown kind %q (have %v)", in.Kind, Kinds())
 	}
-	s := server.NewMCPServer(in.Name, "0.1.0", server.WithToolCapabilities(true))
+	opts := []server.ServerOption{server.WithToolCapabilities(true)}
+	if tp := in.Tracer; tp != nil {
+		opts = append(opts, server.WithToolHandlerMiddleware(func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+			return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				ctx, span := mcpfleet.StartServerSpan(ctx, tp, req)
+				defer span.End()
+				return next(ctx, req)
+			}
+		}))
+	}
+	s := server.NewMCPServer(in.Name, "0.1.0", opts...)
 	for _, t := range ks.Tools() {
 		if in.ReadOnly && !t.ReadOnly {
 			continue
