@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/config"
 )
 
 // breaker is a per-server circuit breaker over consecutive failures. Only
@@ -18,6 +20,14 @@ type breaker struct {
 	failures int
 	openTill time.Time // zero when closed
 	trial    bool      // a half-open trial call is in flight
+}
+
+// breakerLimit is the limit b configures: 0, off, when b disables it.
+func breakerLimit(b config.Breaker) int {
+	if !*b.Enabled {
+		return 0
+	}
+	return b.Failures
 }
 
 // allow reports whether a call may go out now, and if not, when to retry.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/respcache"
+	"github.com/mcpfleet/mcpfleet/internal/textdist"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
@@ -404,7 +405,7 @@ func (cc *callCache) warnUncached(servers []kindgroups.Server) {
 			switch {
 			case !ok:
 				msg := fmt.Sprintf("response cache: kind %s has no tool %q", kind, n)
-				if near := nearest(n, names); near != "" {
+				if near := textdist.NearestPart(n, names); near != "" {
 					msg += fmt.Sprintf("; did you mean %q?", near)
 				}
 				cc.log.Warn(msg, "config", loc+".tools")

@@ -1,6 +1,7 @@
 package mcpfleet
 
 import (
+	"errors"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -86,4 +87,32 @@ func (r *Result) Text() string {
 		}
 	}
 	return s
+}
+
+// Classify is the one classification of a call's outcome, as CallTool
+// reports it to AfterFuncs and Metrics: the status, and for a call
+// stopped by a gate, its reason. res and err are what CallTool returned.
+// Adapters and the gateway use it rather than re-deriving the outcome.
+func Classify(res *Result, err error) (Status, Reason) {
+	var rej *RejectError
+	var up *UpstreamError
+	switch {
+	case errors.As(err, &rej):
+		if rej.Reason == ReasonServerDown || rej.Reason == ReasonCircuitOpen {
+			return StatusDown, rej.Reason
+		}
+		return StatusRejected, rej.Reason
+	case errors.As(err, &up):
+		if up.Timeout {
+			return StatusTimeout, ""
+		}
+		return StatusUpstreamError, ""
+	case err != nil:
+		return StatusUpstreamError, ""
+	case res != nil && res.IsError:
+		return StatusToolError, ""
+	case res != nil && len(res.Repairs) > 0:
+		return StatusRepaired, ""
+	}
+	return StatusOK, ""
 }

@@ -1,21 +1,17 @@
 package mcpfleet
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/detach"
 	"github.com/mcpfleet/mcpfleet/normalizers"
 )
 
@@ -49,7 +45,7 @@ func (m *Mux) CallTool(ctx context.Context, server, tool string, args json.RawMe
 	res, err := m.call(ctx, c, args)
 	if len(m.opts.after) > 0 || m.opts.metrics != nil {
 		o := Outcome{Result: res, Err: err, Duration: time.Since(start), Upstream: c.upstream}
-		o.Status, o.Reason = classify(c, res, err)
+		o.Status, o.Reason = Classify(res, err)
 		for _, h := range m.opts.after {
 			h(ctx, c, o)
 		}
@@ -66,42 +62,6 @@ func (m *Mux) CallTool(ctx context.Context, server, tool string, args json.RawMe
 	return res, err
 }
 
-func classify(c *Call, res *Result, err error) (Status, Reason) {
-	var rej *RejectError
-	var up *UpstreamError
-	switch {
-	case errors.As(err, &rej):
-		if rej.Reason == ReasonServerDown || rej.Reason == ReasonCircuitOpen {
-			return StatusDown, rej.Reason
-		}
-		return StatusRejected, rej.Reason
-	case errors.As(err, &up):
-		if up.Timeout {
-			return StatusTimeout, ""
-		}
-		return StatusUpstreamError, ""
-	case err != nil:
-		return StatusUpstreamError, ""
-	case res != nil && res.IsError:
-		return StatusToolError, ""
-	case len(c.Repairs) > 0:
-		return StatusRepaired, ""
-	}
-	return StatusOK, ""
-}
-
-func (m *Mux) resolveServer(server, tool string) (*serverConn, error) {
-	sc, ok := m.servers[server]
-	if !ok {
-		p := Problem{Path: "server", Got: fmt.Sprintf("%q", brief(server)), Want: "one of " + strings.Join(m.names, ", ")}
-		if n := nearest(server, m.names); n != "" {
-			p.Hint = fmt.Sprintf("Did you mean %q?", n)
-		}
-		return nil, reject(server, tool, ReasonUnknownServer, p)
-	}
-	return sc, nil
-}
-
 func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, error) {
 	// 1. Resolve.
 	sc, err := m.resolveServer(c.Server, c.Tool)
@@ -113,17 +73,9 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 	if cl == nil || state != StateUp {
 		return nil, serverDown(c.Server, c.Tool, state, lastErr)
 	}
-	te := sc.tool(c.Tool)
-	if te == nil {
-		if is := sc.quarantine(c.Tool); is != nil {
-			return nil, reject(c.Server, c.Tool, ReasonQuarantined, Problem{Path: "tool", Hint: pinReason(is)})
-		}
-		names := sc.toolNames()
-		p := Problem{Path: "tool", Got: fmt.Sprintf("%q", brief(c.Tool)), Want: fmt.Sprintf("a tool of %s (%d tools)", c.Server, len(names))}
-		if n := nearest(c.Tool, names); n != "" {
-			p.Hint = fmt.Sprintf("Did you mean %q?", n)
-		}
-		return nil, reject(c.Server, c.Tool, ReasonUnknownTool, p)
+	te, err := resolveTool(sc, c.Tool)
+	if err != nil {
+		return nil, err
 	}
 	c.Definition = te.def
 	schema, decoded, serr := te.compiled(c.Server)
@@ -235,91 +187,6 @@ func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*R
 		Offload: off, StructuredRepeatsText: repeats && off == nil}, nil
 }
 
-// valueContent returns r with its content parts as values. A hook may
-// build them as pointers (&mcp.TextContent{…} is an mcp.Content too), while
-// results decoded from a server are values, which is what offloading,
-// neutralizing and clients such as adapters/eino's Render switch on: a
-// pointer text block would be neither enveloped nor defused nor counted
-// towards offloading. r is copied only when it holds a pointer.
-func valueContent(r *mcp.CallToolResult) *mcp.CallToolResult {
-	var out []mcp.Content
-	for i, ct := range r.Content {
-		v, changed := contentValue(ct)
-		if out == nil {
-			if !changed {
-				continue
-			}
-			out = append(make([]mcp.Content, 0, len(r.Content)), r.Content[:i]...)
-		}
-		out = append(out, v)
-	}
-	if out == nil {
-		return r
-	}
-	cp := *r
-	cp.Content = out
-	return &cp
-}
-
-// contentValue is ct as a value, the resource of an embedded resource
-// included, and whether that differs from ct; nil pointers and other
-// types are returned as they are. (Content values cannot be compared with
-// ==: some hold maps.)
-func contentValue(ct mcp.Content) (mcp.Content, bool) {
-	switch p := ct.(type) {
-	case *mcp.TextContent:
-		if p != nil {
-			return *p, true
-		}
-	case *mcp.ImageContent:
-		if p != nil {
-			return *p, true
-		}
-	case *mcp.AudioContent:
-		if p != nil {
-			return *p, true
-		}
-	case *mcp.ResourceLink:
-		if p != nil {
-			return *p, true
-		}
-	case *mcp.EmbeddedResource:
-		if p != nil {
-			e := *p
-			e.Resource, _ = resourceValue(e.Resource)
-			return e, true
-		}
-	case mcp.EmbeddedResource:
-		if res, changed := resourceValue(p.Resource); changed {
-			p.Resource = res
-			return p, true
-		}
-	}
-	return ct, false
-}
-
-func resourceValue(rc mcp.ResourceContents) (mcp.ResourceContents, bool) {
-	switch p := rc.(type) {
-	case *mcp.TextResourceContents:
-		if p != nil {
-			return *p, true
-		}
-	case *mcp.BlobResourceContents:
-		if p != nil {
-			return *p, true
-		}
-	}
-	return rc, false
-}
-
-func serverDown(server, tool string, state State, lastErr string) *RejectError {
-	why := lastErr
-	if why == "" {
-		why = string(state)
-	}
-	return reject(server, tool, ReasonServerDown, Problem{Path: "server", Got: fmt.Sprintf("%q, which is %s", server, state), Hint: "Last error: " + strings.TrimSuffix(brief(why), ".")})
-}
-
 func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
 }, gen uint64, c *Call) (*mcp.CallToolResult, error) {
@@ -331,7 +198,7 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	// must not eat the call's own timeout, nor wait forever.
 	var err error
 	if !sc.sem.TryAcquire(1) { // the usual case costs no timer
-		qctx, qcancel := context.WithTimeout(ctx, m.opts.queueTimeout)
+		qctx, qcancel := context.WithTimeout(ctx, m.rel.QueueTimeout)
 		err = sc.sem.Acquire(qctx, 1)
 		qcancel()
 	}
@@ -341,7 +208,7 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 			return nil, &UpstreamError{Server: c.Server, Tool: c.Tool, Timeout: true, Err: context.Cause(ctx)}
 		}
 		return nil, reject(c.Server, c.Tool, ReasonOverloaded, Problem{Path: "server",
-			Hint: fmt.Sprintf("All %s's call slots stayed busy for %s.", c.Server, m.opts.queueTimeout)})
+			Hint: fmt.Sprintf("All %s's call slots stayed busy for %s.", c.Server, m.rel.QueueTimeout)})
 	}
 	defer sc.sem.Release(1)
 	sc.inflight.Add(1)
@@ -355,7 +222,9 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	defer cancel()
 	var upctx context.Context = cctx
 	if sc.spec.Transport == "inprocess" {
-		upctx = noValues{cctx}
+		var stop context.CancelFunc
+		upctx, stop = detach.Values(cctx)
+		defer stop()
 	}
 	req := mcp.CallToolRequest{}
 	req.Params.Name = c.Tool
@@ -384,142 +253,10 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	return out, nil
 }
 
-// noValues keeps a context's deadline and cancellation but none of its
-// values. An in-process mcp-go server reads per-request state (the HTTP
-// headers, the client session) from ctx values; a call relayed from an outer
-// MCP server, such as mcpfleet serve, must not hand it the outer request's.
-//
-// It wraps the call's own timeout context, never the caller's: the context
-// package finds a parent's cancellation through Value, so each context
-// derived from a wrapper that hides every value (mcp-go derives one per
-// request) starts a goroutine to watch Done, which cost more than all of the
-// gates together. Value therefore answers the one lookup whose answer is a
-// context sharing the wrapped context's Done channel, the context package's
-// own, and nothing else: no value the caller stored can be such a context,
-// since the wrapped one was made after it. That package's key is an *int;
-// other keys are refused without walking the caller's chain, which mcp-go
-// would otherwise do for each of the several keys it looks up per request.
-type noValues struct{ context.Context }
-
-func (n noValues) Value(key any) any {
-	if _, ok := key.(*int); !ok {
-		return nil
-	}
-	if c, ok := n.Context.Value(key).(context.Context); ok && c.Done() == n.Context.Done() {
-		return c
-	}
-	return nil
-}
-
 // isTransportFailure tells a dead connection from a JSON-RPC error answer:
 // only the former makes a server down. mcp-go wraps every transport-level
 // failure in *transport.Error and returns error answers unwrapped.
 func isTransportFailure(err error) bool {
 	var te *transport.Error
 	return errors.As(err, &te)
-}
-
-func decodeArgs(raw json.RawMessage) (map[string]any, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return map[string]any{}, nil
-	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, err
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, &notObjectError{jsonKind(v)}
-	}
-	return obj, nil
-}
-
-type notObjectError struct{ kind string }
-
-func (e *notObjectError) Error() string { return "got a JSON " + e.kind }
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case float64:
-		return "number"
-	case bool:
-		return "boolean"
-	}
-	return "value"
-}
-
-// normalizeSettings is one server's argument handling, merged from its
-// kind's settings and its own (see config.Fleet.Transformers, FieldMap).
-type normalizeSettings struct {
-	names        []string
-	transformers []normalizers.Transformer
-	fieldMap     map[string]string
-	// separator is the configured join/split separator, or "" so that each
-	// transformer applies its own default (join: a space; split: commas and
-	// whitespace).
-	separator  string
-	allowAll   bool
-	allowTools map[string]bool // tools where placeholders are real values
-	// accept holds the server's argument acceptors, compiled once per
-	// tool schema; it rides here because this is the one per-server value
-	// the call path already holds.
-	accept *acceptors
-}
-
-func resolveNormalize(cfg *config.Fleet, reg map[string]normalizers.Transformer, s config.Server) normalizeSettings {
-	kind := cfg.Settings(s.KindName())
-	n := normalizeSettings{fieldMap: cfg.FieldMap(s.Name), separator: s.JoinSeparator, allowTools: map[string]bool{},
-		accept: &acceptors{}}
-	if n.separator == "" {
-		n.separator = kind.JoinSeparator
-	}
-	for _, name := range cfg.Transformers(s.Name) {
-		if fn := reg[name]; fn != nil { // Validate refused unknown names at New
-			n.names = append(n.names, name)
-			n.transformers = append(n.transformers, fn)
-		}
-	}
-	for _, t := range slices.Concat(s.AllowPlaceholders, kind.AllowPlaceholders) {
-		n.allowAll = n.allowAll || t == "*"
-		n.allowTools[t] = true
-	}
-	return n
-}
-
-// normalize runs the server's transformers one at a time, recording which
-// of them changed anything, then its field map.
-func (m *Mux) normalize(ctx context.Context, sc *serverConn, c *Call, schema map[string]any, args map[string]any) (map[string]any, error) {
-	n := &sc.norm
-	call := normalizers.Call{Server: c.Server, Kind: c.Kind, Tool: c.Tool, Schema: schema, Separator: n.separator}
-	for i, fn := range n.transformers {
-		call.Args = args
-		out, err := fn(ctx, call)
-		if err != nil {
-			return nil, err
-		}
-		if out != nil && !reflect.DeepEqual(out, args) {
-			c.Repairs = append(c.Repairs, n.names[i])
-			args = out
-		}
-	}
-	if len(n.fieldMap) > 0 {
-		out, err := normalizers.ApplyFieldMap(args, n.fieldMap)
-		if err != nil {
-			return nil, err
-		}
-		if !reflect.DeepEqual(out, args) {
-			c.Repairs = append(c.Repairs, "field_map")
-			args = out
-		}
-	}
-	return args, nil
-}
-
-func (n *normalizeSettings) allowsPlaceholders(tool string) bool {
-	return n.allowAll || n.allowTools[tool]
 }

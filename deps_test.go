@@ -15,7 +15,8 @@ func TestDependencies(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	leaves := map[string]bool{"config": true, "kindgroups": true, "normalizers": true, "internal/tokens": true}
+	leaves := map[string]bool{"config": true, "kindgroups": true, "normalizers": true, "internal/tokens": true,
+		"internal/detach": true, "internal/textdist": true}
 	einoOK := []string{"adapters/eino", "subagent", "orchestrator", "internal/cli", "examples/", "cmd/"}
 	mcpClientOK := []string{"", "internal/upstream", "internal/gateway", "internal/testfleet", "internal/cli", "examples/", "cmd/"}
 	// The OpenTelemetry API (otel, trace, attribute, metric, propagation)
@@ -38,6 +39,11 @@ func TestDependencies(t *testing.T) {
 			switch {
 			case leaves[pkg] && strings.HasPrefix(imp, mod) && !strings.HasPrefix(imp, mod+"/internal/"):
 				t.Errorf("%s is a leaf but imports %s", path, imp)
+			case leaves[pkg] && strings.HasPrefix(imp, mod+"/") && (pkg == "internal/detach" || pkg == "internal/textdist"):
+				t.Errorf("%s is a leaf helper but imports %s", path, imp)
+			case imp == mod+"/adapters/eino" && (pkg == "internal/gateway" || pkg == "catalog"):
+				// Reading a fleet file's catalog settings is catalog.FromFleet.
+				t.Errorf("%s imports the eino adapter; it needs no agent framework", path)
 			case strings.HasPrefix(imp, "github.com/cloudwego/eino") && !allowed(pkg, einoOK):
 				t.Errorf("%s imports eino (%s); only the agent layers may", path, imp)
 			case strings.HasPrefix(imp, "github.com/redis/go-redis/") && !strings.HasPrefix(pkg, "stores/"):

@@ -29,9 +29,11 @@
 //  9. Run the [AfterFunc] hooks, on every path, with the duration and the
 //     reject reason.
 //
-// Steps 1–5 never reach the server. Their failures are [*RejectError], whose
-// text is written for a model: what was wrong, at which JSON path, and what to
-// send instead.
+// Steps 1–5 never reach the server. Their failures are [*RejectError]: its
+// Error is one line for logs, and [RejectError.ModelText] is written for a
+// model: what was wrong, at which JSON path, and what to send instead.
+// [Classify] turns what CallTool returned into one [Status] and [Reason],
+// the classification AfterFuncs, metrics and adapters share.
 //
 // # Health
 //

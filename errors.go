@@ -42,8 +42,9 @@ type Problem struct {
 	Hint string // how to fix it, e.g. the nearest valid name
 }
 
-// RejectError is a call stopped by a gate. Its Error text is written for a
-// model: what was wrong, where, and what to send instead.
+// RejectError is a call stopped by a gate. Its Error text is one line for
+// logs; ModelText is what a model should read: what was wrong, where, and
+// what to send instead.
 type RejectError struct {
 	Server   string
 	Tool     string
@@ -51,7 +52,27 @@ type RejectError struct {
 	Problems []Problem
 }
 
-func (e *RejectError) Error() string { return renderReject(e) }
+// Error is the rejection on one line, for logs: the call, the reason and
+// each problem. ModelText is the form written for a model.
+func (e *RejectError) Error() string {
+	s := fmt.Sprintf("mcpfleet: call to %s rejected (%s): ", e.target(), e.Reason)
+	if len(e.Problems) == 0 {
+		return oneLine(s + e.Reason.Explain())
+	}
+	texts := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		texts[i] = p.text()
+	}
+	return oneLine(s + strings.Join(texts, "; "))
+}
+
+// target is server.tool, or the server alone.
+func (e *RejectError) target() string {
+	if e.Tool == "" {
+		return e.Server
+	}
+	return e.Server + "." + e.Tool
+}
 
 // Is makes errors.Is(err, ErrRejected) true for every RejectError.
 func (e *RejectError) Is(target error) bool { return target == ErrRejected }

@@ -83,7 +83,10 @@ func TestRejections(t *testing.T) {
 			if !errors.Is(err, mcpfleet.ErrRejected) {
 				t.Error("errors.Is(err, ErrRejected) = false")
 			}
-			golden.WriteString("## " + tc.name + "\n" + err.Error() + "\n\n")
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("Error() = %q, want one line", err.Error())
+			}
+			golden.WriteString("## " + tc.name + "\n" + rej.ModelText() + "\n\n")
 		})
 	}
 	if n := calls.Load(); n != 0 {

@@ -89,7 +89,7 @@ kind_settings:
 	var rej *mcpfleet.RejectError
 	if errors.As(err, &rej) {
 		fmt.Println(rej.Reason)
-		fmt.Println(err)
+		fmt.Println(rej.ModelText())
 	}
 	// Output:
 	// k8s-1 got {"name":"api-7f9c","tail":50} [coerceTypes field_map]
@@ -121,7 +121,7 @@ servers:
 kind_settings:
   kubernetes:
     args_transformer: [lowerName]
-`), "yaml", "", "lowerName") // the extra name tells the loader it will be registered
+`), "yaml", "") // lowerName is named once, in WithArgsTransformer below
 	if err != nil {
 		log.Fatal(err)
 	}

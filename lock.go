@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/pinning"
+	"github.com/mcpfleet/mcpfleet/internal/textdist"
 )
 
 // PinMissing: the lock pins a tool that no server of its kind lists now.
@@ -176,7 +177,7 @@ func (m *Mux) Approve(lock *config.Lock, names []string) (*config.Lock, error) {
 				}
 			}
 			hint := ""
-			if n := nearest(name, all); n != "" {
+			if n := textdist.NearestPart(name, all); n != "" {
 				hint = fmt.Sprintf(" (did you mean %q?)", n)
 			}
 			errs = append(errs, fmt.Errorf("%w: %q%s", ErrUnknownTool, name, hint))

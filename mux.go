@@ -30,6 +30,7 @@ import (
 type Mux struct {
 	cfg    *config.Fleet
 	opts   options
+	rel    config.Reliability // the file's section, Options applied, defaults filled
 	log    *slog.Logger
 	reg    map[string]normalizers.Transformer
 	life   context.Context
@@ -57,6 +58,7 @@ type snapshot struct {
 	groups  []kindgroups.Group
 	servers []kindgroups.Server // in m.names order, the lists groups were folded from
 	index   map[string]int      // server name -> position in servers
+	version uint64              // see Mux.Version
 }
 
 // New connects every server of cfg at once and returns when all have
@@ -77,7 +79,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if o.connectLimit <= 0 {
 		o.connectLimit = 32
 	}
-	fileReliability(&o, cfg)
+	rel := reliabilityOf(cfg.Reliability, o.reliability)
 	setupTracing(&o, cfg.Telemetry.CaptureBytes)
 	reg, err := buildRegistry(&o)
 	if err != nil {
@@ -91,7 +93,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		return nil, err
 	}
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	m := &Mux{cfg: cfg, opts: o, log: o.logger, reg: reg, life: life, cancel: cancel, servers: map[string]*serverConn{}}
+	m := &Mux{cfg: cfg, opts: o, rel: rel, log: o.logger, reg: reg, life: life, cancel: cancel, servers: map[string]*serverConn{}}
 	if !o.noOffload {
 		m.store = o.store
 		if m.store == nil {
@@ -153,47 +155,27 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		}
 		m.log.Warn("servers down at start", "count", len(failed), "err", err)
 	}
-	if o.healthEvery > 0 {
+	if *rel.HealthProbes {
 		m.wg.Add(1)
 		go m.healthLoop()
 	}
 	return m, nil
 }
 
-// fileReliability fills the reliability options no Option set from the
-// fleet file, then from the defaults: an Option is a decision in code and
-// wins over the file. An Option's zero value means "not set", as it always
-// has. Disabling (a negative Option value, or enabled/health_probes: false
-// in the file) is kept as a negative value, which the breaker and the
-// health loop read as off.
-func fileReliability(o *options, cfg *config.Fleet) {
-	r := cfg.Reliability
-	if o.healthEvery == 0 {
-		switch {
-		case r.HealthProbes != nil && !*r.HealthProbes:
-			o.healthEvery = -1
-		case r.HealthInterval > 0:
-			o.healthEvery = r.HealthInterval
-		default:
-			o.healthEvery = config.DefaultHealthInterval
-		}
+// reliabilityOf is the fleet file's reliability section r with the
+// Options' edits applied over it, then the defaults: the one struct the
+// Mux reads. HealthProbes and Breaker.Enabled are always set.
+func reliabilityOf(r config.Reliability, edits []func(*config.Reliability)) config.Reliability {
+	r.HealthProbes = ptr(r.HealthProbes == nil || *r.HealthProbes)
+	r.Breaker.Enabled = ptr(r.Breaker.Enabled == nil || *r.Breaker.Enabled)
+	for _, edit := range edits {
+		edit(&r)
 	}
-	if o.queueTimeout <= 0 {
-		o.queueTimeout = cmp.Or(r.QueueTimeout, config.DefaultQueueTimeout)
-	}
-	if o.breakerN == 0 {
-		switch {
-		case r.Breaker.Enabled != nil && !*r.Breaker.Enabled:
-			o.breakerN = -1
-		case r.Breaker.Failures > 0:
-			o.breakerN = r.Breaker.Failures
-		default:
-			o.breakerN = config.DefaultBreakerFailures
-		}
-	}
-	if o.breakerWait <= 0 {
-		o.breakerWait = cmp.Or(r.Breaker.Cooldown, config.DefaultBreakerCooldown)
-	}
+	r.QueueTimeout = cmp.Or(r.QueueTimeout, config.DefaultQueueTimeout)
+	r.HealthInterval = cmp.Or(r.HealthInterval, config.DefaultHealthInterval)
+	r.Breaker.Failures = cmp.Or(r.Breaker.Failures, config.DefaultBreakerFailures)
+	r.Breaker.Cooldown = cmp.Or(r.Breaker.Cooldown, config.DefaultBreakerCooldown)
+	return r
 }
 
 // withInProcess adds or overrides servers served in-process.
@@ -299,6 +281,12 @@ func (m *Mux) Overview() string { return kindgroups.Overview(m.KindGroups()) }
 // agree with each other; a call may see a newer list a moment earlier.
 func (m *Mux) Servers() []kindgroups.Server { return slices.Clone(m.snap.Load().servers) }
 
+// Version numbers the snapshot that KindGroups, Servers, Tools and Tool
+// read. It grows whenever a tool list changes, so something built from
+// them (a catalog) is current while Version is what it was when the
+// building began.
+func (m *Mux) Version() uint64 { return m.snap.Load().version }
+
 // current reads every server's tool list now.
 func (m *Mux) current() []kindgroups.Server {
 	out := make([]kindgroups.Server, 0, len(m.names))
@@ -351,12 +339,16 @@ func (m *Mux) rebuild() {
 	for i, s := range servers {
 		index[s.Name] = i
 	}
-	m.snap.Store(&snapshot{groups: kindgroups.Fold(servers), servers: servers, index: index})
+	var version uint64
+	if old := m.snap.Load(); old != nil {
+		version = old.version + 1
+	}
+	m.snap.Store(&snapshot{groups: kindgroups.Fold(servers), servers: servers, index: index, version: version})
 }
 
 func (m *Mux) healthLoop() {
 	defer m.wg.Done()
-	t := time.NewTicker(m.opts.healthEvery)
+	t := time.NewTicker(m.rel.HealthInterval)
 	defer t.Stop()
 	for {
 		select {

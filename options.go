@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/normalizers"
 )
 
@@ -28,10 +29,6 @@ type options struct {
 	connectLimit   int
 	stderr         io.Writer
 	legacy         bool
-	healthEvery    time.Duration
-	queueTimeout   time.Duration
-	breakerN       int
-	breakerWait    time.Duration
 	metrics        Metrics
 	tel            *tracing                   // nil: tracing off (see trace.go)
 	audit          interface{ Close() error } // the fleet file's audit log (audit.go)
@@ -40,6 +37,10 @@ type options struct {
 	noNeutralize   bool
 	cache          ResponseCache
 	cacheScope     func(context.Context) string
+
+	// reliability edits the fleet file's reliability section, in the
+	// order the Options were given (see reliabilityOf).
+	reliability []func(*config.Reliability)
 }
 
 type inprocessServer struct {
@@ -117,7 +118,16 @@ func WithLegacyProtocol() Option { return func(o *options) { o.legacy = true } }
 // WithHealthInterval sets how often idle servers are probed with tools/list
 // (default 30s; negative disables probing). It overrides the fleet file's
 // reliability.health_interval and health_probes; 0 leaves them in charge.
-func WithHealthInterval(d time.Duration) Option { return func(o *options) { o.healthEvery = d } }
+func WithHealthInterval(d time.Duration) Option {
+	return withReliability(func(r *config.Reliability) {
+		switch {
+		case d > 0:
+			r.HealthInterval, r.HealthProbes = d, ptr(true)
+		case d < 0:
+			r.HealthProbes = ptr(false)
+		}
+	})
+}
 
 // BeforeFunc runs before the upstream call. It may return a new ctx, a
 // result to short-circuit the call with, or an error to abort it (the caller
@@ -136,7 +146,13 @@ type AfterFunc func(ctx context.Context, c *Call, o Outcome)
 // wait does not count against the call timeout, which starts once the call
 // is sent. It overrides the fleet file's reliability.queue_timeout; 0 leaves
 // it in charge.
-func WithQueueTimeout(d time.Duration) Option { return func(o *options) { o.queueTimeout = d } }
+func WithQueueTimeout(d time.Duration) Option {
+	return withReliability(func(r *config.Reliability) {
+		if d > 0 {
+			r.QueueTimeout = d
+		}
+	})
+}
 
 // WithCircuitBreaker opens a server's circuit after failures consecutive
 // timeouts or transport errors (default 5; tool results with IsError do not
@@ -145,8 +161,27 @@ func WithQueueTimeout(d time.Duration) Option { return func(o *options) { o.queu
 // the fleet file's reliability.breaker; a zero argument leaves the file's
 // value (or the default) in place.
 func WithCircuitBreaker(failures int, cooldown time.Duration) Option {
-	return func(o *options) { o.breakerN, o.breakerWait = failures, cooldown }
+	return withReliability(func(r *config.Reliability) {
+		switch {
+		case failures > 0:
+			r.Breaker.Failures, r.Breaker.Enabled = failures, ptr(true)
+		case failures < 0:
+			r.Breaker.Enabled = ptr(false)
+		}
+		if cooldown > 0 {
+			r.Breaker.Cooldown = cooldown
+		}
+	})
 }
+
+// withReliability is an Option that edits the fleet file's reliability
+// section: Options and the file fill one struct, and an Option, a decision
+// in code, is applied over the file.
+func withReliability(edit func(*config.Reliability)) Option {
+	return func(o *options) { o.reliability = append(o.reliability, edit) }
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // WithMetrics reports calls, offloads, defusals and reconnects to mx. The
 // default reports nothing. See metrics/otelmetrics for OpenTelemetry.

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
+	"github.com/mcpfleet/mcpfleet/normalizers"
 )
 
 // loadFleetYAML loads doc with only the given environment, so the
@@ -256,4 +257,29 @@ func TestConfigReliabilityValidatedByNew(t *testing.T) {
 	if want := `reliability: queue_timeout: got "-1s", want a duration >= 0 (0 means 10s)`; !strings.Contains(err.Error(), want) {
 		t.Errorf("error lacks %q:\n%v", want, err)
 	}
+}
+
+// TestArgsTransformerNamedOnce: a custom transformer is named in the fleet
+// file and registered with WithArgsTransformer, nowhere else. The loader
+// takes the unknown name; New refuses it until it is registered, naming
+// the field, what was sent and the valid names.
+func TestArgsTransformerNamedOnce(t *testing.T) {
+	cfg := loadFleetYAML(t, `
+servers:
+  - {name: k8s-1, kind: kubernetes, command: unused}
+kind_settings:
+  kubernetes: {args_transformer: [lowerName]}
+`)
+	srv := mcpfleet.WithInProcess("k8s-1", "kubernetes", testfleet.NewServer("k8s-1", testfleet.Options{}))
+	_, err := mcpfleet.New(t.Context(), cfg, srv, mcpfleet.WithHealthInterval(-1))
+	var verr *config.ValidationError
+	if !errors.As(err, &verr) || !strings.Contains(err.Error(), `args_transformer: got "lowerName", want one of camelCase`) {
+		t.Fatalf("New without the transformer registered: %v, want a ValidationError naming lowerName and the valid names", err)
+	}
+	lower := func(ctx context.Context, c normalizers.Call) (map[string]any, error) { return c.Args, nil }
+	mx, err := mcpfleet.New(t.Context(), cfg, srv, mcpfleet.WithHealthInterval(-1), mcpfleet.WithArgsTransformer("lowerName", lower))
+	if err != nil {
+		t.Fatalf("New with lowerName registered: %v", err)
+	}
+	mx.Close()
 }

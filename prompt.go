@@ -25,38 +25,59 @@ var reasonText = map[Reason]string{
 	ReasonQuarantined:      "the tool's definition failed review, so it is withheld",
 }
 
-func renderReject(e *RejectError) string {
-	var b strings.Builder
-	target := e.Server
-	if e.Tool != "" {
-		target += "." + e.Tool
+// ModelText is the rejection as a model reads it: the call, the reason
+// and what it means, each problem with where it is and how to fix it, and
+// what to do next. It is pinned by testdata/reject.golden.
+func (e *RejectError) ModelText() string {
+	head := fmt.Sprintf("call to %s rejected (%s): %s.", e.target(), e.Reason, e.Reason.Explain())
+	if d := e.ModelDetails(); d != "" {
+		return head + "\n" + d
 	}
-	fmt.Fprintf(&b, "call to %s rejected (%s): %s.", target, e.Reason, reasonText[e.Reason])
+	return head
+}
+
+// Explain says in a clause what a reason means, as ModelText does after
+// the reason; "" for a reason mcpfleet does not define.
+func (r Reason) Explain() string { return reasonText[r] }
+
+// ModelDetails is ModelText without its first line: one line per problem,
+// then the advice for the reason. Adapters that word the first line their
+// own way (adapters/eino's "REJECTED …") add these lines unchanged.
+func (e *RejectError) ModelDetails() string {
+	var b strings.Builder
 	for _, p := range e.Problems {
 		b.WriteString("\n- ")
-		if p.Path != "" {
-			fmt.Fprintf(&b, "at %s: ", p.Path)
-		} else {
-			b.WriteString("arguments: ")
-		}
-		parts := make([]string, 0, 3)
-		if p.Got != "" {
-			parts = append(parts, "got "+p.Got)
-		}
-		if p.Want != "" {
-			parts = append(parts, "want "+p.Want)
-		}
-		b.WriteString(strings.Join(parts, "; "))
-		if p.Hint != "" {
-			if len(parts) > 0 {
-				b.WriteString(". ")
-			}
-			b.WriteString(p.Hint)
-		}
+		b.WriteString(p.text())
 	}
 	b.WriteString("\n")
 	b.WriteString(rejectAdvice[e.Reason])
-	return strings.TrimRight(b.String(), "\n")
+	return strings.TrimPrefix(strings.TrimRight(b.String(), "\n"), "\n")
+}
+
+// text is one problem as ModelText and Error word it: where, what was
+// sent, what would do, and the hint.
+func (p Problem) text() string {
+	var b strings.Builder
+	if p.Path != "" {
+		fmt.Fprintf(&b, "at %s: ", p.Path)
+	} else {
+		b.WriteString("arguments: ")
+	}
+	parts := make([]string, 0, 3)
+	if p.Got != "" {
+		parts = append(parts, "got "+p.Got)
+	}
+	if p.Want != "" {
+		parts = append(parts, "want "+p.Want)
+	}
+	b.WriteString(strings.Join(parts, "; "))
+	if p.Hint != "" {
+		if len(parts) > 0 {
+			b.WriteString(". ")
+		}
+		b.WriteString(p.Hint)
+	}
+	return b.String()
 }
 
 var rejectAdvice = map[Reason]string{

@@ -116,7 +116,7 @@ type Config struct {
 	// FitRerank's fit to a fleet's own queries; nil means
 	// DefaultRerankWeights. They must pass RerankWeights.Validate: Build
 	// panics on weights that do not, as on a programming error, so check
-	// weights read from a file first (adapters/eino's BuildCatalog does
+	// weights read from a file first (BuildFleet does
 	// for a fleet file's). NoRerank wins over them.
 	RerankWeights RerankWeights
 }

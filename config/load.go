@@ -56,8 +56,13 @@ func (o LoadOptions) environ() (func() []string, func(string) (string, bool)) {
 // Load reads the fleet file at path (.yaml, .yml or .json), applies
 // MCPFLEET_* overrides from the process environment, expands ${VAR},
 // resolves relative paths against the file's folder, fills defaults and
-// validates. Transformer names are checked against [BuiltinTransformers]
-// plus extraTransformers. It is [LoadWith] with only Transformers set.
+// validates. A transformer name that is a misspelling of one of
+// [BuiltinTransformers] or extraTransformers is refused with the nearest;
+// any other name is taken as a custom transformer, which mcpfleet.New
+// checks against the transformers registered with it. So a custom
+// transformer is named once, in WithArgsTransformer; extraTransformers
+// also accepts names that look like a built-in's misspelling. It is
+// [LoadWith] with only Transformers set.
 //
 // The error is a *[ParseError] when the file is not valid YAML or JSON, a
 // *[ValidationError] listing every problem, or an I/O error from reading.
@@ -156,7 +161,7 @@ func load(data []byte, format, dir string, environ func() []string,
 		problems = append(problems, p)
 	}
 	var verr *ValidationError
-	if err := f.Validate(append(BuiltinTransformers(), extra...)); errors.As(err, &verr) {
+	if err := f.Validate(f.loaderTransformers(append(BuiltinTransformers(), extra...))); errors.As(err, &verr) {
 		problems = append(problems, verr.Problems...)
 	}
 	if len(problems) > 0 {

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -81,11 +82,20 @@ func TestLoadWithUsesOnlyTheInjectedEnvironment(t *testing.T) {
 	}
 }
 
-// TestLoadWithTransformers: custom names are accepted only when passed.
+// TestLoadWithTransformers: a custom name is accepted without being
+// passed (mcpfleet.New checks it against its registry), and when passed;
+// a misspelt built-in is refused unless passed.
 func TestLoadWithTransformers(t *testing.T) {
 	doc := "servers:\n  - {name: a, command: x, args_transformer: [myNorm]}\n"
-	if _, err := LoadBytesWith([]byte(doc), "yaml", "", LoadOptions{Environ: []string{}}); err == nil {
-		t.Fatal("unknown transformer accepted without Transformers")
+	if _, err := LoadBytesWith([]byte(doc), "yaml", "", LoadOptions{Environ: []string{}}); err != nil {
+		t.Fatalf("custom transformer refused without Transformers: %v", err)
+	}
+	misspelt := "servers:\n  - {name: a, command: x, args_transformer: [camelCasee]}\n"
+	if _, err := LoadBytesWith([]byte(misspelt), "yaml", "", LoadOptions{Environ: []string{}}); err == nil || !strings.Contains(err.Error(), `did you mean "camelCase"`) {
+		t.Fatalf("misspelt built-in: err = %v, want did you mean camelCase", err)
+	}
+	if _, err := LoadBytesWith([]byte(misspelt), "yaml", "", LoadOptions{Environ: []string{}, Transformers: []string{"camelCasee"}}); err != nil {
+		t.Fatalf("passed camelCasee: %v", err)
 	}
 	if _, err := LoadBytesWith([]byte(doc), "yaml", "", LoadOptions{Environ: []string{}, Transformers: []string{"myNorm"}}); err != nil {
 		t.Fatalf("with Transformers: %v", err)

@@ -191,6 +191,28 @@ func safeURL(raw string, u *url.URL, err error) string {
 	return c.String()
 }
 
+// loaderTransformers is what the loader accepts as transformer names: the
+// known ones, and every other name f uses that is not a misspelling of a
+// known one (suggest finds none). Such a name is a custom transformer the
+// multiplexer will know; mcpfleet.New validates against its registry, so
+// a name nobody registered still fails there, with the same message.
+func (f *Fleet) loaderTransformers(known []string) []string {
+	out := slices.Clone(known)
+	var used []string
+	for _, s := range f.Servers {
+		used = append(used, s.ArgsTransformer...)
+	}
+	for _, ks := range f.KindSettings {
+		used = append(used, ks.ArgsTransformer...)
+	}
+	for _, n := range used {
+		if !slices.Contains(out, n) && suggest(n, known) == "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func checkTransformers(loc string, names, valid []string, add func(Problem)) {
 	for _, n := range names {
 		if !slices.Contains(valid, n) {

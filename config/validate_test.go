@@ -254,9 +254,10 @@ func TestExtraTransformersAccepted(t *testing.T) {
 	if _, err := loadYAML(t, doc, "stripPrefix"); err != nil {
 		t.Fatalf("with stripPrefix registered: %v", err)
 	}
-	got := problemLines(t, doc)
-	if len(got) != 1 || !strings.Contains(got[0], `got "stripPrefix"`) {
-		t.Errorf("without stripPrefix registered: problems %q, want one naming stripPrefix", got)
+	// Unregistered, it is still no misspelling of a built-in: the loader
+	// leaves it to mcpfleet.New, which knows the registered transformers.
+	if _, err := loadYAML(t, doc); err != nil {
+		t.Errorf("without stripPrefix registered: %v", err)
 	}
 }
 

@@ -93,7 +93,7 @@ func Chain(names []string, reg map[string]Transformer) (Transformer, error) {
 		t, ok := reg[n]
 		if !ok || t == nil {
 			known := slices.Sorted(maps.Keys(reg))
-			return nil, &UnknownTransformerError{Name: n, Nearest: nearest(n, known), Known: known}
+			return nil, &UnknownTransformerError{Name: n, Nearest: textdist.NearestPart(n, known), Known: known}
 		}
 		steps = append(steps, t)
 	}
@@ -145,16 +145,4 @@ func (e *UnknownTransformerError) Error() string {
 	}
 	fmt.Fprintf(&b, "; registered: %s", strings.Join(e.Known, ", "))
 	return b.String()
-}
-
-// nearest returns the registered name closest to n by case-insensitive
-// edit distance, if it is within a third of the name's length.
-func nearest(n string, known []string) string {
-	best, bestD := "", len(n)/3+2
-	for _, k := range known {
-		if d := textdist.Levenshtein(strings.ToLower(n), strings.ToLower(k)); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
 }

@@ -102,7 +102,7 @@ func New(mx *mcpfleet.Mux, cfg Config) (*Orchestrator, error) {
 	cat := cfg.Subagent.Catalog
 	if cat == nil {
 		var err error
-		if cat, err = mcpeino.BuildCatalog(mx); err != nil {
+		if cat, err = catalog.BuildFleet(mx.Servers(), mx.Config()); err != nil {
 			return nil, fmt.Errorf("orchestrator: %w", err)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 //   - shared: one mcpeino.Cache across subagents, as the orchestrator does.
 func BenchmarkNew(b *testing.B) {
 	mx, _ := newFleet(b, fleet23()...)
-	cat := catalog.Build(mx.Servers(), mcpeino.CatalogConfig(mx.Config()))
+	cat := catalog.Build(mx.Servers(), catalog.FromFleet(mx.Config()))
 	cfg := subagent.Config{Servers: []string{"k8s-1", "prom-1", "gitlab-ro"}, Model: einotest.New(), Mode: "on", Catalog: cat}
 	b.Run("cold", func(b *testing.B) {
 		b.ReportAllocs()

@@ -142,7 +142,7 @@ func prepare(ctx context.Context, mx *mcpfleet.Mux, cfg Config) (*Subagent, erro
 	cat := cfg.Catalog
 	if cat == nil {
 		var err error
-		if cat, err = mcpeino.BuildCatalog(mx); err != nil {
+		if cat, err = catalog.BuildFleet(mx.Servers(), mx.Config()); err != nil {
 			return nil, fmt.Errorf("subagent: %w", err)
 		}
 	}

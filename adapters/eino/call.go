@@ -16,12 +16,14 @@ import (
 	"github.com/mcpfleet/mcpfleet"
 )
 
-// Call statuses, as reported in CallRecord.Status.
+// Call statuses, as reported in CallRecord.Status. They bucket the root's
+// statuses (mcpfleet.Classify) for a model's transcript: CallRecord.Detail
+// keeps the root's finer status or reject reason.
 const (
-	StatusOK       = "ok"
-	StatusRepaired = "repaired" // the gates fixed the arguments, then the call succeeded
-	StatusRejected = "rejected" // a gate refused the call; the server was not hit
-	StatusError    = "error"    // the tool answered IsError, or the upstream failed or timed out
+	StatusOK       = string(mcpfleet.StatusOK)
+	StatusRepaired = string(mcpfleet.StatusRepaired) // the gates fixed the arguments, then the call succeeded
+	StatusRejected = string(mcpfleet.StatusRejected) // a gate refused the call (or the server was down); the server was not hit
+	StatusError    = "error"                         // the tool answered IsError, or the upstream failed or timed out
 )
 
 // CallbackType is the RunInfo.Type eino callback handlers see for MCP calls.
@@ -73,29 +75,20 @@ func call(ctx context.Context, mx *mcpfleet.Mux, name, server, toolName string, 
 	if err == nil {
 		out = &res.CallToolResult
 	}
+	st, reason := mcpfleet.Classify(res, err)
 	var rej *mcpfleet.RejectError
-	var up *mcpfleet.UpstreamError
 	switch {
 	case errors.As(err, &rej):
-		rec.Status, rec.Detail = StatusRejected, string(rej.Reason)
+		rec.Status, rec.Detail = StatusRejected, string(reason)
 		rec.Text = rejectText(server, toolName, rej)
-	case errors.As(err, &up):
-		rec.Status, rec.Detail = StatusError, string(mcpfleet.StatusUpstreamError)
-		if up.Timeout {
-			rec.Detail = string(mcpfleet.StatusTimeout)
-		}
-		rec.Text = errorText(server, toolName, up.Error())
 	case err != nil:
-		rec.Status, rec.Detail = StatusError, "failed"
+		rec.Status, rec.Detail = StatusError, string(st)
 		rec.Text = errorText(server, toolName, err.Error())
-	case res.IsError:
-		rec.Status, rec.Detail, rec.Repairs = StatusError, string(mcpfleet.StatusToolError), res.Repairs
+	case st == mcpfleet.StatusToolError:
+		rec.Status, rec.Detail, rec.Repairs = StatusError, string(st), res.Repairs
 		rec.Text = errorText(server, toolName, renderResult(res))
 	default:
-		rec.Status, rec.Repairs = StatusOK, res.Repairs
-		if len(res.Repairs) > 0 {
-			rec.Status = StatusRepaired
-		}
+		rec.Status, rec.Repairs = string(st), res.Repairs
 		if res.Args != nil {
 			if b, merr := json.Marshal(res.Args); merr == nil {
 				rec.Args = b

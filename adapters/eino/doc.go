@@ -42,7 +42,7 @@
 // each response by a size, places vectors by data[].index, and fails with
 // an *EmbedError naming the endpoint, model, status and an [EmbedReason],
 // never the key. CatalogEmbedder adapts it, or any eino embedder, to
-// catalog.Embedder; CatalogConfig does not set it, so that translating a
+// catalog.Embedder; catalog.FromFleet does not set it, so that translating a
 // fleet file stays pure and does no I/O. A failing embedder costs nothing
 // but quality: the catalog falls back to BM25. MCPFLEET_EMBED_QUERY_PREFIX
 // and MCPFLEET_EMBED_DOC_PREFIX fill EmbedderConfig.QueryPrefix and

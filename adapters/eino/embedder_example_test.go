@@ -28,14 +28,14 @@ func ExampleCatalogEmbedder() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// CatalogConfig stays a pure translation of the fleet file; the
+	// catalog.FromFleet stays a pure translation of the fleet file; the
 	// embedder is the caller's to add.
-	cfg := mcpeino.CatalogConfig(mx.Config())
+	cfg := catalog.FromFleet(mx.Config())
 	cfg.Embedder = mcpeino.CatalogEmbedder(emb)
 
 	ctx = catalog.WithScopes(ctx, catalog.ScopeAll)
 	const q = "journaux du conteneur"
-	fmt.Println("BM25:", len(catalog.Build(mx.Servers(), mcpeino.CatalogConfig(mx.Config())).Search(ctx, q, 2)), "hits")
+	fmt.Println("BM25:", len(catalog.Build(mx.Servers(), catalog.FromFleet(mx.Config())).Search(ctx, q, 2)), "hits")
 	for _, h := range catalog.Build(mx.Servers(), cfg).Search(ctx, q, 2) {
 		fmt.Printf("hybrid: %s.%s %v\n", h.Kind, h.Tool, h.Servers)
 	}
@@ -58,7 +58,7 @@ func ExampleNewEmbedCache() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	cfg := mcpeino.CatalogConfig(mx.Config())
+	cfg := catalog.FromFleet(mx.Config())
 	cfg.Embedder = mcpeino.CatalogEmbedder(mcpeino.NewEmbedCache(emb, 0))
 	cfg.EmbedTimeout = -1 // wait for the vectors, so the counts are settled
 

@@ -81,7 +81,7 @@ func ExampleSearchToolsLambda() {
 	mx := exampleMux(ctx)
 	defer mx.Close()
 
-	cat := catalog.Build(mx.Servers(), mcpeino.CatalogConfig(mx.Config()))
+	cat := catalog.Build(mx.Servers(), catalog.FromFleet(mx.Config()))
 	g := compose.NewGraph[mcpeino.SearchInput, []catalog.Hit]()
 	_ = g.AddLambdaNode("search", mcpeino.SearchToolsLambda(cat))
 	_ = g.AddEdge(compose.START, "search")

@@ -2,7 +2,6 @@ package eino
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
@@ -38,24 +37,11 @@ func (m *MultimodalTool) IsCallbacksEnabled() bool { return true }
 // InvokableRun calls the MCP tool. As with Tool, failures are text parts,
 // never a Go error.
 func (m *MultimodalTool) InvokableRun(ctx context.Context, arg *schema.ToolArgument, _ ...tool.Option) (*schema.ToolResult, error) {
-	t := m.t
 	args := ""
 	if arg != nil {
 		args = arg.Text
 	}
-	server, fwd, refusal := t.Target(args)
-	if refusal != "" {
-		rec := CallRecord{Name: t.spec.Name, Server: server, Tool: t.spec.Tool, Args: json.RawMessage(args),
-			Status: StatusRejected, Detail: "bad_server", Text: refusal}
-		if t.onCall != nil {
-			t.onCall(ctx, rec)
-		}
-		return TextResult(refusal), nil
-	}
-	rec, res := call(ctx, t.mx, t.spec.Name, server, t.spec.Tool, fwd)
-	if t.onCall != nil {
-		t.onCall(ctx, rec)
-	}
+	rec, res := m.t.run(ctx, args)
 	return multimodalResult(rec.Text, res), nil
 }
 

@@ -20,31 +20,18 @@ func driftDesc(server, desc string) string {
 	return fmt.Sprintf("[server %s] %s", server, desc)
 }
 
-// rejectText renders a call a gate refused. The root's RejectError text
-// opens with "call to server.tool rejected (reason): "; after a
-// "REJECTED server.tool" head that would name the target and the verdict
-// twice, so the head is built from the error's fields and only the rest of
-// its text is kept: the reason, the problem per field with its hint, and
-// what to do. The text is the root's (pinned in its reject.golden), so
+// rejectText renders a call a gate refused: a "REJECTED server.tool
+// (reason)" head with the reason's meaning, then the root's problem and
+// advice lines (RejectError.ModelDetails, pinned in its reject.golden), so
 // this rendering follows any rewording there.
 func rejectText(server, tool string, e *mcpfleet.RejectError) string {
-	msg := e.Error()
-	target := e.Server
-	if e.Tool != "" {
-		target += "." + e.Tool
-	}
-	rest, ok := strings.CutPrefix(msg, fmt.Sprintf("call to %s rejected (%s): ", target, e.Reason))
-	if !ok {
-		// Not the layout this was written for: better a fact twice than lost.
-		return fmt.Sprintf("REJECTED %s.%s (the server was not called): %s", server, tool, msg)
-	}
-	first, more, _ := strings.Cut(rest, "\n")
+	first := e.Reason.Explain()
 	// Some reasons say it already ("…; the call was not sent").
 	if !strings.Contains(first, "not sent") && !strings.Contains(first, "not called") {
-		first = strings.TrimSuffix(first, ".") + "; the server was not called."
+		first += "; the server was not called"
 	}
-	out := fmt.Sprintf("REJECTED %s.%s (%s): %s", server, tool, e.Reason, first)
-	if more != "" {
+	out := fmt.Sprintf("REJECTED %s.%s (%s): %s.", server, tool, e.Reason, first)
+	if more := e.ModelDetails(); more != "" {
 		out += "\n" + more
 	}
 	return out

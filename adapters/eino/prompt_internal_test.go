@@ -41,7 +41,7 @@ func TestRejectTextSaysEachFactOnce(t *testing.T) {
 				t.Errorf("fact counts (-want +got):\n%s\n%s", diff, got)
 			}
 			// Everything after the root's first line is kept as it is.
-			_, rootRest, _ := strings.Cut(e.Error(), "\n")
+			_, rootRest, _ := strings.Cut(e.ModelText(), "\n")
 			_, gotRest, _ := strings.Cut(got, "\n")
 			if diff := cmp.Diff(rootRest, gotRest); diff != "" {
 				t.Errorf("problems and advice (-root +got):\n%s", diff)

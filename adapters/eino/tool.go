@@ -7,6 +7,7 @@ import (
 
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet"
 )
@@ -130,18 +131,25 @@ func (t *Tool) Target(argsJSON string) (server string, args json.RawMessage, ref
 // InvokableRun calls the MCP tool. Failures come back as text, never as an
 // error, so the agent run continues (see Call).
 func (t *Tool) InvokableRun(ctx context.Context, argumentsInJSON string, _ ...tool.Option) (string, error) {
+	rec, _ := t.run(ctx, argumentsInJSON)
+	return rec.Text, nil
+}
+
+// run is InvokableRun's call: the refusal of a bad server argument, or the
+// call through the Mux with the result it was rendered from. Either way
+// the record goes to the OnCall hook.
+func (t *Tool) run(ctx context.Context, argumentsInJSON string) (CallRecord, *mcp.CallToolResult) {
 	server, args, refusal := t.Target(argumentsInJSON)
+	var rec CallRecord
+	var res *mcp.CallToolResult
 	if refusal != "" {
-		rec := CallRecord{Name: t.spec.Name, Server: server, Tool: t.spec.Tool, Args: json.RawMessage(argumentsInJSON),
+		rec = CallRecord{Name: t.spec.Name, Server: server, Tool: t.spec.Tool, Args: json.RawMessage(argumentsInJSON),
 			Status: StatusRejected, Detail: "bad_server", Text: refusal}
-		if t.onCall != nil {
-			t.onCall(ctx, rec)
-		}
-		return refusal, nil
+	} else {
+		rec, res = call(ctx, t.mx, t.spec.Name, server, t.spec.Tool, args)
 	}
-	rec := Call(ctx, t.mx, t.spec.Name, server, t.spec.Tool, args)
 	if t.onCall != nil {
 		t.onCall(ctx, rec)
 	}
-	return rec.Text, nil
+	return rec, res
 }

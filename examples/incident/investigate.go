@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet"
-	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/orchestrator"
 	"github.com/mcpfleet/mcpfleet/subagent"
@@ -88,7 +87,7 @@ func investigate(ctx context.Context, f flags, stdout, stderr io.Writer) error {
 		fmt.Fprintf(out, "  %s %s\n", st.red("down"), d)
 	}
 	// The catalog every subagent shares.
-	cat, err := mcpeino.BuildCatalog(mx)
+	cat, err := catalog.BuildFleet(mx.Servers(), mx.Config())
 	if err != nil {
 		return err
 	}

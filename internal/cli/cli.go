@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/mcpfleet/mcpfleet"
 
@@ -74,7 +73,7 @@ func Run(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.W
 		names[i] = c.name
 	}
 	msg := fmt.Sprintf("unknown command %q", name)
-	if n := nearest(name, names); n != "" {
+	if n := textdist.NearestPart(name, names); n != "" {
 		msg += fmt.Sprintf("; did you mean %q?", n)
 	}
 	fmt.Fprintf(stderr, "mcpfleet: %s\nrun 'mcpfleet help' for the list of commands\n", msg)
@@ -90,7 +89,7 @@ func report(stderr io.Writer, name string, err error) error {
 	var rej *mcpfleet.RejectError
 	if errors.As(err, &rej) {
 		// The rejection text is written for a model: print it as is.
-		fmt.Fprintln(stderr, strings.TrimRight(rej.Error(), "\n"))
+		fmt.Fprintln(stderr, rej.ModelText())
 		return &ExitError{Code: ExitFailure, Err: err}
 	}
 	var ee *ExitError
@@ -116,23 +115,4 @@ func usage(w io.Writer, cmds []command) {
 		fmt.Fprintf(w, "  %-*s %s\n", width, c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nEvery command takes --config FILE (default $MCPFLEET_CONFIG) and --strict.\nRun 'mcpfleet help <command>' for its flags.\n")
-}
-
-// nearest returns the candidate closest to s by edit distance, if it is
-// close enough to be a plausible typo or prefix.
-func nearest(s string, candidates []string) string {
-	best, bestD := "", -1
-	for _, c := range candidates {
-		d := textdist.Levenshtein(s, c)
-		if strings.HasPrefix(c, s) && len(s) >= 2 {
-			d = 0
-		}
-		if bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD < 0 || bestD > max(2, len(s)/2) {
-		return ""
-	}
-	return best
 }

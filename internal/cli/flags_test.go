@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpfleet/mcpfleet/internal/textdist"
 )
 
 func TestReorder(t *testing.T) {
@@ -78,7 +80,7 @@ func TestNearest(t *testing.T) {
 		{"kubernetes", ""},
 	}
 	for _, tt := range tests {
-		if got := nearest(tt.in, names); got != tt.want {
+		if got := textdist.NearestPart(tt.in, names); got != tt.want {
 			t.Errorf("nearest(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

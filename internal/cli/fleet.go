@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/mcpfleet/mcpfleet"
-	eino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/config"
 )
@@ -59,7 +58,7 @@ func loadFleet(c *common) (*config.Fleet, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := eino.CheckCatalogConfig(cfg); err != nil {
+	if err := catalog.CheckFleet(cfg); err != nil {
 		return nil, err
 	}
 	return cfg, nil
@@ -87,7 +86,7 @@ func searchCatalog(mx *mcpfleet.Mux, c *common, stderr io.Writer) (*catalog.Cata
 
 // catalogConfig converts the fleet file's kind_settings and per-server
 // core_tools into catalog terms, the one way every consumer does it.
-func catalogConfig(f *config.Fleet) catalog.Config { return eino.CatalogConfig(f) }
+func catalogConfig(f *config.Fleet) catalog.Config { return catalog.FromFleet(f) }
 
 // scopesOf is the value of --scopes: every scope unless narrowed, since
 // an operator at a terminal inspects the whole fleet, unlike an agent.

@@ -15,7 +15,6 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
-	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
 // DefaultDrainTimeout bounds how long shutdown waits for calls in flight
@@ -89,8 +88,7 @@ type Gateway struct {
 
 	mu     sync.Mutex
 	cat    *catalog.Catalog
-	catKey *kindgroups.Group // identity of the Mux snapshot the catalog was built from
-	catLen int
+	catVer uint64 // the Mux snapshot version the catalog was built from
 }
 
 // New builds the gateway's MCP server over cfg.Mux. The server
@@ -134,23 +132,18 @@ func New(cfg Config) (*Gateway, error) {
 // arrive this way get Config.Scopes unless ctx already carries scopes.
 func (g *Gateway) MCPServer() *server.MCPServer { return g.srv }
 
-// catalog returns a catalog of the fleet's current tools. The Mux swaps an
-// immutable snapshot of its kind groups whenever a tool list changes, so
-// the identity of that slice tells whether the catalog is stale without
-// hashing every schema on every request.
+// catalog returns a catalog of the fleet's current tools. The Mux numbers
+// its snapshot of the tool lists (Mux.Version), so the catalog is rebuilt
+// only when a list changed, without hashing every schema on every request.
 func (g *Gateway) catalog() *catalog.Catalog {
-	groups := g.mux.KindGroups()
-	var key *kindgroups.Group
-	if len(groups) > 0 {
-		key = &groups[0]
-	}
+	ver := g.mux.Version()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.cat != nil && key == g.catKey && len(groups) == g.catLen {
+	if g.cat != nil && ver == g.catVer {
 		return g.cat
 	}
 	g.cat = catalog.Build(g.mux.Servers(), g.cfg.Catalog)
-	g.catKey, g.catLen = key, len(groups)
+	g.catVer = ver
 	return g.cat
 }
 

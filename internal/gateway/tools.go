@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
+	detachctx "github.com/mcpfleet/mcpfleet/internal/detach"
 )
 
 // Tool names: a contract with every client and prompt that names them.
@@ -344,7 +345,7 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 			rej := &mcpfleet.RejectError{Server: srv, Tool: tool, Reason: mcpfleet.ReasonNotPermitted,
 				Problems: []mcpfleet.Problem{{Path: "tool", Hint: "It needs scope " + strings.Join(e.Scopes, ", ") + "."}}}
 			g.refused(ctx, srv, tool, rej.Reason)
-			return mcp.NewToolResultError(rej.Error()), nil
+			return mcp.NewToolResultError(rej.ModelText()), nil
 		}
 		if refusal := g.admit(ctx, srv, kind); refusal != "" {
 			g.refused(ctx, srv, tool, ReasonRateLimited)
@@ -361,13 +362,15 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if err != nil {
 		return mcp.NewToolResultError(err.Error()), nil
 	}
-	res, err := g.mux.CallTool(detach(ctx, g.scopes(ctx)), srv, tool, raw)
+	dctx, stop := detach(ctx, g.scopes(ctx))
+	defer stop()
+	res, err := g.mux.CallTool(dctx, srv, tool, raw)
 	var rej *mcpfleet.RejectError
 	var up *mcpfleet.UpstreamError
 	switch {
 	// The Mux counted the call's outcome through its Metrics.
 	case errors.As(err, &rej):
-		return mcp.NewToolResultError(rej.Error()), nil
+		return mcp.NewToolResultError(rej.ModelText()), nil
 	case errors.As(err, &up):
 		return mcp.NewToolResultError(upstreamText(up)), nil
 	case err != nil:
@@ -424,30 +427,26 @@ func hasProperty(t mcp.Tool, name string) bool {
 	return ok
 }
 
-// detached keeps a request's deadline and cancellation but none of its
-// values except the caller's scopes and caller id. mcp-go's server puts the incoming HTTP
-// headers and the client session on the handler's ctx; an in-process
-// upstream server reads them back from the ctx of the call the Mux makes
-// (and rejects the call: "Mcp-Name header value callTool does not match
-// body value pods_delete"), and would apply its protocol state to our
-// client's session. The request's span is kept too, so the Mux's spans
-// are children of the gateway's server span.
-type detached struct {
-	context.Context
-	values context.Context
-}
-
-func (d detached) Value(key any) any { return d.values.Value(key) }
-
-func detach(ctx context.Context, scopes []string) context.Context {
-	values := catalog.WithScopes(context.Background(), scopes...)
+// detach keeps a request's deadline and cancellation but none of its
+// values except the caller's scopes and caller id. mcp-go's server puts the
+// incoming HTTP headers and the client session on the handler's ctx; an
+// in-process upstream server reads them back from the ctx of the call the
+// Mux makes (and rejects the call: "Mcp-Name header value callTool does not
+// match body value pods_delete"), and would apply its protocol state to our
+// client's session. The price is that values such as trace spans do not
+// cross the gateway.
+func detach(ctx context.Context, scopes []string) (context.Context, context.CancelFunc) {
+	out, stop := detachctx.Values(ctx)
+	out = catalog.WithScopes(out, scopes...)
 	// The caller id makes the Mux record who may read a result it
 	// offloads; losing it here would hand every token's results to all.
 	if id := mcpfleet.CallerFrom(ctx); id != "" {
-		values = mcpfleet.WithCaller(values, id)
+		out = mcpfleet.WithCaller(out, id)
 	}
+	// The request's span is kept, so the Mux's spans are children of the
+	// gateway's server span.
 	if span := trace.SpanFromContext(ctx); span.SpanContext().IsValid() {
-		values = trace.ContextWithSpan(values, span)
+		out = trace.ContextWithSpan(out, span)
 	}
-	return detached{Context: ctx, values: values}
+	return out, stop
 }

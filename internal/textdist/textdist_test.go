@@ -25,3 +25,21 @@ func TestLevenshtein(t *testing.T) {
 		}
 	}
 }
+
+func TestNearestPart(t *testing.T) {
+	choices := []string{"overview", "tools", "call", "pods_list", "pods_log", "camelCase"}
+	tests := []struct{ got, want string }{
+		{"overveiw", "overview"},   // a typo
+		{"ov", "overview"},         // a prefix
+		{"pods", "pods_list"},      // contained; ties go to the first sorted
+		{"camelcase", "camelCase"}, // case
+		{"call", ""},               // already a choice
+		{"zzzzzz", ""},             // nothing close
+		{"", "call"},               // everything contains "": the shortest
+	}
+	for _, tc := range tests {
+		if got := NearestPart(tc.got, choices); got != tc.want {
+			t.Errorf("NearestPart(%q) = %q, want %q", tc.got, got, tc.want)
+		}
+	}
+}

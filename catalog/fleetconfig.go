@@ -1,25 +1,25 @@
-package eino
+package catalog
 
 import (
 	"fmt"
 	"maps"
 	"regexp"
 
-	"github.com/mcpfleet/mcpfleet"
-	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
-// CatalogConfig converts the fleet file's kind_settings, per-server
-// core_tools and search settings into a catalog.Config. It lives here, not in catalog, because
-// catalog must not import config (it is a pure library over kindgroups).
+// FromFleet converts the fleet file's kind_settings, per-server
+// core_tools and search settings into a Config. It lives here, beside the
+// Config it fills, so that reading a fleet file's catalog settings needs
+// no agent framework; config stays a leaf that imports nothing of ours.
 // search.rerank_weights arrive as read by config, feature names unchecked:
-// catalog.Build panics on weights that fail c.RerankWeights.Validate, so
-// build through BuildCatalog, or call CheckCatalogConfig first.
+// Build panics on weights that fail c.RerankWeights.Validate, so build
+// through BuildFleet, or call CheckFleet first.
 // It leaves Embedder nil: embeddings come from the environment, not the
-// fleet file, so callers set it (see ExampleCatalogEmbedder).
-func CatalogConfig(f *config.Fleet) catalog.Config {
-	var c catalog.Config
+// fleet file, so callers set it (see adapters/eino ExampleCatalogEmbedder).
+func FromFleet(f *config.Fleet) Config {
+	var c Config
 	if f == nil {
 		return c
 	}
@@ -27,13 +27,13 @@ func CatalogConfig(f *config.Fleet) catalog.Config {
 	c.NoLexicon = f.Search.Lexicon != nil && !*f.Search.Lexicon
 	c.NoRerank = f.Search.Rerank != nil && !*f.Search.Rerank
 	if f.Search.RerankWeightValues != nil {
-		c.RerankWeights = catalog.RerankWeights(maps.Clone(f.Search.RerankWeightValues))
+		c.RerankWeights = RerankWeights(maps.Clone(f.Search.RerankWeightValues))
 	}
 	for kind, ks := range f.KindSettings {
 		if c.Kinds == nil {
-			c.Kinds = map[string]catalog.KindConfig{}
+			c.Kinds = map[string]KindConfig{}
 		}
-		c.Kinds[kind] = catalog.KindConfig{CoreTools: ks.CoreTools, CatalogLines: ks.CatalogLines,
+		c.Kinds[kind] = KindConfig{CoreTools: ks.CoreTools, CatalogLines: ks.CatalogLines,
 			Aliases: ks.Aliases, AvoidWhen: ks.AvoidWhen, ToolScopes: ks.ToolScopes,
 			IDPatterns: idPatterns(ks.IDPatterns)}
 	}
@@ -49,10 +49,10 @@ func CatalogConfig(f *config.Fleet) catalog.Config {
 	return c
 }
 
-// CheckCatalogConfig reports what in f catalog.Build would refuse: rerank
+// CheckFleet reports what in f Build would refuse: rerank
 // weights whose feature names are unknown or missing. config cannot check
 // them, as it does not know the catalog's features.
-func CheckCatalogConfig(f *config.Fleet) error {
+func CheckFleet(f *config.Fleet) error {
 	if f == nil {
 		return nil
 	}
@@ -65,19 +65,20 @@ func CheckCatalogConfig(f *config.Fleet) error {
 		}
 		return nil
 	}
-	if err := catalog.RerankWeights(f.Search.RerankWeightValues).Validate(); err != nil {
+	if err := RerankWeights(f.Search.RerankWeightValues).Validate(); err != nil {
 		return fmt.Errorf("config: search.rerank_weights %s: %w", f.Search.RerankWeights, err)
 	}
 	return nil
 }
 
-// BuildCatalog builds the catalog of mx's servers tuned by its fleet
-// file, with an error where catalog.Build would panic.
-func BuildCatalog(mx *mcpfleet.Mux) (*catalog.Catalog, error) {
-	if err := CheckCatalogConfig(mx.Config()); err != nil {
+// BuildFleet builds the catalog of servers tuned by their fleet file f,
+// with an error where Build would panic. With a Mux:
+// BuildFleet(mx.Servers(), mx.Config()).
+func BuildFleet(servers []kindgroups.Server, f *config.Fleet) (*Catalog, error) {
+	if err := CheckFleet(f); err != nil {
 		return nil, err
 	}
-	return catalog.Build(mx.Servers(), CatalogConfig(mx.Config())), nil
+	return Build(servers, FromFleet(f)), nil
 }
 
 // idPatterns compiles a kind's id_patterns. Fleet.Validate, which

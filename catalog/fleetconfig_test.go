@@ -1,4 +1,4 @@
-package eino_test
+package catalog_test
 
 import (
 	"maps"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet"
-	"github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
@@ -29,7 +28,7 @@ func TestCatalogConfigSearch(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := eino.CatalogConfig(&config.Fleet{Search: tc.search})
+			c := catalog.FromFleet(&config.Fleet{Search: tc.search})
 			if c.NoLexicon != tc.wantNoLex || c.NoRerank != tc.wantNoRe || c.Synonyms["blast radius"] != tc.wantSynonym {
 				t.Errorf("got NoLexicon=%v NoRerank=%v Synonyms=%v", c.NoLexicon, c.NoRerank, c.Synonyms)
 			}
@@ -67,7 +66,7 @@ func TestBuildCatalogWeights(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer mx.Close()
-			cat, err := eino.BuildCatalog(mx)
+			cat, err := catalog.BuildFleet(mx.Servers(), mx.Config())
 			if tc.wantErr == nil {
 				if err != nil || cat == nil {
 					t.Fatalf("BuildCatalog = %v, %v", cat, err)
@@ -85,7 +84,7 @@ func TestBuildCatalogWeights(t *testing.T) {
 					t.Errorf("error %q does not mention %s", err, want)
 				}
 			}
-			if err := eino.CheckCatalogConfig(cfg); err == nil {
+			if err := catalog.CheckFleet(cfg); err == nil {
 				t.Error("CheckCatalogConfig accepted the weights")
 			}
 		})
@@ -96,7 +95,7 @@ func TestBuildCatalogWeights(t *testing.T) {
 // compiled, in order; one that Fleet.Validate would refuse is left out
 // rather than failing the catalog.
 func TestCatalogConfigIDPatterns(t *testing.T) {
-	c := eino.CatalogConfig(&config.Fleet{KindSettings: map[string]config.KindSettings{
+	c := catalog.FromFleet(&config.Fleet{KindSettings: map[string]config.KindSettings{
 		"jira":   {IDPatterns: []string{`\b[A-Z][A-Z0-9]+-[0-9]+\b`}},
 		"gitlab": {IDPatterns: []string{`(?:^|\s)![0-9]+\b`, `(unclosed`, `x*`, `\b`, `\b[a-z]+/[a-z]+\b`}},
 	}})

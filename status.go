@@ -1,0 +1,64 @@
+package mcpfleet
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// State is a server's connection state.
+type State string
+
+// Server states.
+const (
+	StateConnecting State = "connecting"
+	StateUp         State = "up"
+	StateDown       State = "down"
+	StateClosed     State = "closed"
+)
+
+// ServerStatus is one server's health, as Status reports it.
+type ServerStatus struct {
+	Name       string    `json:"name"`
+	Kind       string    `json:"kind"`
+	State      State     `json:"state"`
+	LastError  string    `json:"last_error,omitempty"`
+	Reconnects int       `json:"reconnects"`
+	Changed    time.Time `json:"changed"`
+	Tools      int       `json:"tools"`
+	// InFlight is the number of calls holding a slot right now.
+	InFlight int `json:"in_flight"`
+	// Failures counts consecutive timeouts and transport errors; the
+	// circuit opens at the breaker's limit.
+	Failures int `json:"failures,omitempty"`
+	// CircuitOpenUntil is when calls resume, if the circuit is open.
+	CircuitOpenUntil time.Time `json:"circuit_open_until,omitzero"`
+	// Software is the serverInfo name and version the server gave.
+	Software string `json:"software,omitempty"`
+	// Pins are the tools that failed a pinning check (see PinIssue).
+	Pins []PinIssue `json:"pins,omitempty"`
+}
+
+// Status reports every server's state, sorted by name.
+func (m *Mux) Status() []ServerStatus {
+	out := make([]ServerStatus, 0, len(m.names))
+	for _, name := range m.names {
+		out = append(out, m.servers[name].status())
+	}
+	return out
+}
+
+func (sc *serverConn) status() ServerStatus {
+	failures, until := sc.brk.state()
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	st := ServerStatus{Name: sc.name, Kind: sc.kind, State: sc.state, LastError: sc.lastErr,
+		Reconnects: sc.reconnects, Changed: sc.changed, Tools: len(sc.order),
+		InFlight: int(sc.inflight.Load()), Failures: failures, CircuitOpenUntil: until,
+		Software: strings.TrimSpace(sc.info.Name + " " + sc.info.Version)}
+	for _, name := range slices.Sorted(maps.Keys(sc.pins)) {
+		st.Pins = append(st.Pins, *sc.pins[name])
+	}
+	return st
+}
