@@ -85,21 +85,7 @@ func gatewayClient(t *testing.T, mx *mcpfleet.Mux) *client.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.NewInProcessClient(g.MCPServer())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-	if _, err := c.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return testfleet.Client(t, g.MCPServer())
 }
 
 func gwCall(t *testing.T, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {

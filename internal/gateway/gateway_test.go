@@ -68,21 +68,7 @@ func connect(t *testing.T, g *gateway.Gateway) *client.Client { return connectB(
 
 func connectB(t testing.TB, g *gateway.Gateway) *client.Client {
 	t.Helper()
-	c, err := client.NewInProcessClient(g.MCPServer())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-	if _, err := c.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return testfleet.Client(t, g.MCPServer())
 }
 
 func call(t *testing.T, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
@@ -465,20 +451,7 @@ func TestCallToolDefusesStructuredContent(t *testing.T) {
 	}
 	t.Cleanup(func() { mx.Close() })
 	g := newGateway(t, gateway.Config{Mux: mx})
-	c, err := client.NewStreamableHttpClient(testfleet.ServeHTTP(t, g.MCPServer()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-	if _, err := c.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
+	c := testfleet.HTTPClient(t, testfleet.ServeHTTP(t, g.MCPServer()))
 	n := neutralize.New()
 	for i, in := range injections {
 		res := call(t, c, "callTool", map[string]any{"server": "rows-1", "tool": "row", "arguments": map[string]any{"i": i}})
