@@ -52,11 +52,15 @@ type ValidationError struct {
 	Problems []Problem
 }
 
-func (e *ValidationError) Error() string {
+func (e *ValidationError) Error() string { return problemList("config", e.Problems) }
+
+// problemList renders problems under a heading: "<what>: N problems:" and
+// one "  - " line each. Always "problems", even for one: the text is part
+// of the contract.
+func problemList(what string, ps []Problem) string {
 	var b strings.Builder
-	// Always "problems", even for one: the text is part of the contract.
-	fmt.Fprintf(&b, "config: %d problems:", len(e.Problems))
-	for _, p := range e.Problems {
+	fmt.Fprintf(&b, "%s: %d problems:", what, len(ps))
+	for _, p := range ps {
 		b.WriteString("\n  - ")
 		b.WriteString(p.String())
 	}

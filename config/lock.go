@@ -75,15 +75,7 @@ type LockError struct {
 	Problems []Problem
 }
 
-func (e *LockError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "config: lock file: %d problems:", len(e.Problems))
-	for _, p := range e.Problems {
-		b.WriteString("\n  - ")
-		b.WriteString(p.String())
-	}
-	return b.String()
-}
+func (e *LockError) Error() string { return problemList("config: lock file", e.Problems) }
 
 // ParseLock reads a lock file, JSON or YAML, and checks its shape: every
 // key known, every sha256 64 lower-case hex digits, every definition a
