@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -47,7 +48,7 @@ func Dial(ctx, life context.Context, spec Spec) (*client.Client, *mcp.Initialize
 	if spec.OnExit != nil && (spec.Transport == "stdio" || spec.Transport == "") {
 		w = &exitWatch{onExit: spec.OnExit}
 	}
-	c, err := newClient(spec, w)
+	c, err := newClient(spec, w, discoverTimeout(ctx))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,8 +87,28 @@ func Dial(ctx, life context.Context, spec Spec) (*client.Client, *mcp.Initialize
 	}
 }
 
-func newClient(spec Spec, w *exitWatch) (*client.Client, error) {
-	var opts []client.ClientOption
+// minDiscoverTimeout is mcp-go's own default wait for the server/discover
+// probe.
+const minDiscoverTimeout = 5 * time.Second
+
+// discoverTimeout is how long the server/discover probe may wait: half of
+// what is left of the handshake's deadline, and never less than mcp-go's
+// default. A server that is slow to start (a busy machine, a Node.js child
+// still loading) may answer the probe late; had the client given up and
+// sent initialize, a server that took the probe as its handshake answers
+// 'duplicate "initialize" received' and the connection fails. A legacy
+// server refuses the unknown method at once, so the longer wait costs it
+// nothing.
+func discoverTimeout(ctx context.Context) time.Duration {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return minDiscoverTimeout
+	}
+	return max(minDiscoverTimeout, time.Until(d)/2)
+}
+
+func newClient(spec Spec, w *exitWatch, discover time.Duration) (*client.Client, error) {
+	opts := []client.ClientOption{client.WithDiscoverTimeout(discover)}
 	if spec.Legacy {
 		opts = append(opts, client.WithLegacyProtocolOnly())
 	}
