@@ -1,6 +1,8 @@
 package eino
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -104,7 +106,26 @@ func Fold(groups []kindgroups.Group, def func(server, tool string) (mcp.Tool, bo
 				ServerArg: true, Desc: t.Description, Schema: kindgroups.SchemaOf(t)})
 		}
 	}
+	uniqueNames(p.Specs)
 	return p
+}
+
+// uniqueNames keeps names distinct after sanitize: a name that repeats an
+// earlier one (two long names cut to the same 64 characters, or names that
+// differ only in characters sanitize replaced) gets a short hash of what it
+// stands for, within 64 characters.
+func uniqueNames(specs []Spec) {
+	seen := make(map[string]bool, len(specs))
+	for i := range specs {
+		n := specs[i].Name
+		if seen[n] {
+			sum := sha256.Sum256([]byte(specs[i].Kind + "\x00" + specs[i].Tool + "\x00" + strings.Join(specs[i].Servers, "\x00")))
+			suffix := "_" + hex.EncodeToString(sum[:4])
+			n = n[:min(len(n), maxNameLen-len(suffix))] + suffix
+			specs[i].Name = n
+		}
+		seen[n] = true
+	}
 }
 
 func driftOf(g kindgroups.Group, tool string) (kindgroups.Drift, bool) {
@@ -115,6 +136,9 @@ func driftOf(g kindgroups.Group, tool string) (kindgroups.Drift, bool) {
 	}
 	return kindgroups.Drift{}, false
 }
+
+// maxNameLen is the longest tool name the common model APIs accept.
+const maxNameLen = 64
 
 // sanitize keeps names within what OpenAI-style APIs accept: [A-Za-z0-9_-]{1,64}.
 func sanitize(s string) string {
@@ -127,8 +151,8 @@ func sanitize(s string) string {
 		}
 	}
 	out := b.String()
-	if len(out) > 64 {
-		out = out[:64]
+	if len(out) > maxNameLen {
+		out = out[:maxNameLen]
 	}
 	return out
 }

@@ -2,13 +2,16 @@ package eino_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
 func TestFold(t *testing.T) {
@@ -102,5 +105,62 @@ func TestToolServerEnum(t *testing.T) {
 	// the first property the model reads is server
 	if !strings.HasPrefix(string(b), `{"type":"object","properties":{"server"`) && !strings.Contains(string(b), `"properties":{"server"`) {
 		t.Errorf("server is not the first property: %s", b[:min(len(b), 120)])
+	}
+}
+
+// TestFoldNamesWithinLimits: folded names meet the common client limits
+// (at most 64 characters of [a-zA-Z0-9_-]) and stay distinct when two long
+// names cut to the same 64 characters or differ only in characters that
+// are not allowed.
+func TestFoldNamesWithinLimits(t *testing.T) {
+	long := strings.Repeat("get_the_metrics_for_every_", 3) // 78 characters
+	tools := []string{long + "pod", long + "node", "get.status", "get/status", "get_status"}
+	groups := []kindgroups.Group{
+		{Kind: "observability", Servers: []string{"o-1"}, Tools: tools, ToolServers: map[string][]string{}},
+		{Kind: "other", Servers: []string{"x-1"}, Tools: []string{long + "pod"}, ToolServers: map[string][]string{}},
+	}
+	for _, g := range groups {
+		for _, tl := range g.Tools {
+			g.ToolServers[tl] = g.Servers
+		}
+	}
+	plan := mcpeino.Fold(groups, func(server, tool string) (mcp.Tool, bool) { return mcp.NewTool(tool), true })
+	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	seen := map[string]string{}
+	for _, s := range plan.Specs {
+		if !valid.MatchString(s.Name) {
+			t.Errorf("%s.%s: folded name %q breaks the client limits", s.Kind, s.Tool, s.Name)
+		}
+		if prev, ok := seen[s.Name]; ok {
+			t.Errorf("%s.%s and %s share the name %q", s.Kind, s.Tool, prev, s.Name)
+		}
+		seen[s.Name] = s.Kind + "." + s.Tool
+	}
+	if len(plan.Specs) != 6 {
+		t.Errorf("%d specs, want 6", len(plan.Specs))
+	}
+	if s, ok := plan.Lookup("get_status"); !ok || s.Tool != "get.status" && s.Tool != "get_status" && s.Tool != "get/status" {
+		t.Errorf("get_status: %+v %v", s, ok)
+	}
+}
+
+// Every tool of every fixture folds to a name the common clients accept.
+func TestFoldFixtureNames(t *testing.T) {
+	var servers []srv
+	for _, f := range []string{"azure", "mongodb", "terraform", "chrome_devtools", "github", "gitlab", "grafana", "kubernetes", "opensearch"} {
+		servers = append(servers, srv{f, f, f})
+	}
+	mx, _ := newFleet(t, servers...)
+	plan := mcpeino.Fold(mx.KindGroups(), mx.Tool)
+	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	seen := map[string]bool{}
+	for _, s := range plan.Specs {
+		if !valid.MatchString(s.Name) || seen[s.Name] {
+			t.Errorf("%s.%s: folded name %q is invalid or repeated", s.Kind, s.Tool, s.Name)
+		}
+		seen[s.Name] = true
+	}
+	if len(seen) < 300 {
+		t.Errorf("only %d folded tools; the fixtures did not load", len(seen))
 	}
 }
