@@ -112,7 +112,7 @@ func TestRunMessagesConversation(t *testing.T) {
 		}
 	}
 	// The load shows from the next model call on, and lasts into turn 2.
-	for i, want := range [][]string{{"k8s-1"}, {"k8s-1", "k8s-2"}, {"k8s-1", "k8s-2"}} {
+	for i, want := range [][]string{nil, {"k8s-1", "k8s-2"}, {"k8s-1", "k8s-2"}} { // nil: bound to k8s-1
 		if diff := cmp.Diff(want, serverEnum(t, calls[i].Tools, "pods_list")); diff != "" {
 			t.Errorf("model call %d pods_list enum (-want +got):\n%s", i, diff)
 		}

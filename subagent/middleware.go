@@ -60,7 +60,8 @@ func (m *middleware) WrapInvokableToolCall(_ context.Context, endpoint adk.Invok
 		return endpoint, nil // meta-tools and unknown names
 	}
 	return func(ctx context.Context, args string, opts ...tool.Option) (string, error) {
-		if text, refused := m.gate(ctx, tc.Name, t, args); refused {
+		args, text, refused := m.gate(ctx, tc.Name, t, args)
+		if refused {
 			return text, nil
 		}
 		return endpoint(ctx, args, opts...)
@@ -79,28 +80,37 @@ func (m *middleware) WrapEnhancedInvokableToolCall(_ context.Context, endpoint a
 		if arg != nil {
 			args = arg.Text
 		}
-		if text, refused := m.gate(ctx, tc.Name, t, args); refused {
+		bound, text, refused := m.gate(ctx, tc.Name, t, args)
+		if refused {
 			return mcpeino.TextResult(text), nil
+		}
+		if bound != args {
+			c := *arg
+			c.Text = bound
+			arg = &c
 		}
 		return endpoint(ctx, arg, opts...)
 	}, nil
 }
 
 // gate refuses a call to a tool not active on the chosen server, recording
-// the refusal. Arguments that name no valid server pass: the tool renders
-// and records that refusal itself.
-func (m *middleware) gate(ctx context.Context, name string, t *mcpeino.Tool, args string) (string, bool) {
+// the refusal. A call without a server, to a tool the model was shown bound
+// to one server, gets that server (the arguments returned). Arguments that
+// name no valid server pass: the tool renders and records that refusal
+// itself.
+func (m *middleware) gate(ctx context.Context, name string, t *mcpeino.Tool, args string) (string, string, bool) {
+	args = t.Bind(args, shown(t.Spec(), m.sa.activeServers()))
 	server, _, refusal := t.Target(args)
 	if refusal != "" {
-		return "", false
+		return args, "", false
 	}
 	if err := m.sa.sess.AllowContext(ctx, server, t.Spec().Tool); err != nil {
 		text := gateRefusal(err)
 		m.sa.record(ctx, mcpeino.CallRecord{Name: name, Server: server, Tool: t.Spec().Tool,
 			Args: []byte(args), Status: mcpeino.StatusRejected, Detail: "not_active", Text: text})
-		return text, true
+		return args, text, true
 	}
-	return "", false
+	return args, "", false
 }
 
 // stepModel applies the last-step lockdown and records usage.

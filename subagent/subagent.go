@@ -357,6 +357,29 @@ func (sa *Subagent) build(ctx context.Context) error {
 	return nil
 }
 
+// activeServers maps "kind.tool" to the servers the session has it
+// active on.
+func (sa *Subagent) activeServers() map[string][]string {
+	active := map[string][]string{}
+	for _, r := range sa.sess.Active() {
+		active[r.Kind+"."+r.Tool] = r.Servers
+	}
+	return active
+}
+
+// shown is the server enum the model sees for s: its servers that are
+// active, in the spec's order.
+func shown(s mcpeino.Spec, active map[string][]string) []string {
+	servers := active[s.Kind+"."+s.Tool]
+	var keep []string
+	for _, srv := range s.Servers {
+		if slices.Contains(servers, srv) {
+			keep = append(keep, srv)
+		}
+	}
+	return keep
+}
+
 // Agent returns the underlying adk agent, e.g. to wrap it with adk.NewAgentTool.
 // Reports are only produced by Run and RunMessages.
 func (sa *Subagent) Agent() *adk.ChatModelAgent { return sa.agent }
@@ -370,22 +393,15 @@ func (sa *Subagent) Session() *catalog.Session { return sa.sess }
 // activeInfos is the tool list for the next model call: the folded tools of
 // every active (kind, tool), with the server enum narrowed to the servers it
 // is active on, in plan order, then the meta-tools.
+// A tool active on one server only is shown bound to it, without a server
+// parameter (see adapters/eino Tool.InfoFor).
 func (sa *Subagent) activeInfos() ([]*schema.ToolInfo, error) {
-	active := map[string][]string{} // kind.tool -> servers
-	for _, r := range sa.sess.Active() {
-		active[r.Kind+"."+r.Tool] = r.Servers
-	}
+	active := sa.activeServers()
 	var out []*schema.ToolInfo
 	for _, n := range sa.order {
 		t := sa.tools[n]
 		s := t.Spec()
-		servers := active[s.Kind+"."+s.Tool]
-		var keep []string
-		for _, srv := range s.Servers {
-			if slices.Contains(servers, srv) {
-				keep = append(keep, srv)
-			}
-		}
+		keep := shown(s, active)
 		if len(keep) == 0 {
 			continue
 		}

@@ -67,9 +67,10 @@ func TestToolSetPerModelCall(t *testing.T) {
 	if enum := serverEnum(t, calls[2].Tools, "get_file_contents"); !slices.Equal(enum, []string{"gitlab-ro", "gitlab-rw"}) {
 		t.Errorf("get_file_contents enum = %v", enum)
 	}
-	// pods_list is active on k8s-1 only, though k8s-2 and k8s-3 have it.
-	if enum := serverEnum(t, calls[0].Tools, "pods_list"); !slices.Equal(enum, []string{"k8s-1"}) {
-		t.Errorf("pods_list enum = %v", enum)
+	// pods_list is active on k8s-1 only, though k8s-2 and k8s-3 have it:
+	// it is shown bound to k8s-1, with no server parameter.
+	if enum := serverEnum(t, calls[0].Tools, "pods_list"); enum != nil {
+		t.Errorf("pods_list enum = %v, want none (bound to k8s-1)", enum)
 	}
 	for name, want := range map[string]int64{"k8s-1": 1, "k8s-2": 0, "k8s-3": 0, "prometheus": 1, "gitlab-ro": 1, "gitlab-rw": 0} {
 		if got := hits[name].Load(); got != want {
@@ -111,7 +112,10 @@ func serverEnum(t *testing.T, infos []*schema.ToolInfo, name string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, _ := js.Properties.Get("server")
+		p, ok := js.Properties.Get("server")
+		if !ok {
+			return nil // bound to one server: no server parameter
+		}
 		var out []string
 		for _, v := range p.Enum {
 			out = append(out, v.(string))
@@ -261,5 +265,49 @@ func TestNewRejectsServers(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestBoundServerCall: a tool active on one server of its kind is shown
+// without a server parameter, and a call that names none goes to that
+// server through the gate. Once loaded on a second server the parameter is
+// back, and a call without it is refused with the servers to choose from.
+func TestBoundServerCall(t *testing.T) {
+	mx, hits := newFleet(t, slice4(t)...)
+	m := einotest.New(
+		einotest.Calls(einotest.Call("pods_list", map[string]any{})),
+		einotest.Calls(einotest.Call(subagent.LoadToolsName, map[string]any{"names": []string{"k8s-2.pods_list"}})),
+		einotest.Calls(einotest.Call("pods_list", map[string]any{})),
+		einotest.Answer("done"),
+	)
+	sa, err := subagent.New(t.Context(), mx, subagent.Config{Servers: []string{"k8s-1", "prometheus"}, Model: m, Mode: "on", MaxSteps: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := sa.Run(t.Context(), "list the pods")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := m.Calls()
+	if enum := serverEnum(t, calls[0].Tools, "pods_list"); enum != nil {
+		t.Errorf("first call: pods_list enum = %v, want none (bound to k8s-1)", enum)
+	}
+	if enum := serverEnum(t, calls[2].Tools, "pods_list"); !slices.Equal(enum, []string{"k8s-1", "k8s-2"}) {
+		t.Errorf("after loading k8s-2.pods_list the enum is %v, want [k8s-1 k8s-2]", enum)
+	}
+	if len(rep.Calls) != 2 {
+		t.Fatalf("%d calls recorded, want 2: %+v", len(rep.Calls), rep.Calls)
+	}
+	if c := rep.Calls[0]; c.Server != "k8s-1" || c.Status != "ok" {
+		t.Errorf("bound call: server %q status %q (%s), want k8s-1 ok", c.Server, c.Status, c.Text)
+	}
+	if c := rep.Calls[1]; c.Status == "ok" || !strings.Contains(c.Text, "k8s-1, k8s-2") {
+		t.Errorf("unbound call without a server: status %q text %q, want a refusal naming k8s-1, k8s-2", c.Status, c.Text)
+	}
+	if n := hits["k8s-1"].Load(); n != 1 {
+		t.Errorf("k8s-1 hit %d times, want 1", n)
+	}
+	if n := hits["k8s-2"].Load(); n != 0 {
+		t.Errorf("k8s-2 hit %d times, want 0", n)
 	}
 }

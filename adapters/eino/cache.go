@@ -70,7 +70,7 @@ func (c *Cache) key(server, tool string, raw []byte) schemaKey {
 // NewTool is the package's NewTool with conversions shared through c.
 func (c *Cache) NewTool(mx *mcpfleet.Mux, s Spec, onCall func(context.Context, CallRecord)) (*Tool, error) {
 	t := &Tool{mx: mx, spec: s, onCall: onCall, cache: c}
-	info, err := t.InfoFor(s.Servers)
+	info, err := c.info(s, s.Servers, false)
 	if err != nil {
 		return nil, err
 	}
@@ -78,8 +78,12 @@ func (c *Cache) NewTool(mx *mcpfleet.Mux, s Spec, onCall func(context.Context, C
 	return t, nil
 }
 
-// info returns the ToolInfo of spec with the server enum set to servers.
-func (c *Cache) info(s Spec, servers []string) (*schema.ToolInfo, error) {
+// info returns the ToolInfo of spec with the server enum set to servers;
+// bound leaves the server parameter out (one server, chosen by the caller).
+func (c *Cache) info(s Spec, servers []string, bound bool) (*schema.ToolInfo, error) {
+	if bound {
+		s.ServerArg = false
+	}
 	if c == nil {
 		return convert(s, servers, nil)
 	}

@@ -91,9 +91,11 @@ func (t *Tool) Info(context.Context) (*schema.ToolInfo, error) { return t.info, 
 
 // InfoFor returns the definition with the server enum narrowed to servers,
 // which is how an agent shows only the servers active in its session.
+// Narrowed to one server, the server is bound: the definition has no
+// server parameter, and Bind gives a call without one that server.
 // With a Cache the result is shared: do not modify it.
 func (t *Tool) InfoFor(servers []string) (*schema.ToolInfo, error) {
-	return t.cache.info(t.spec, servers)
+	return t.cache.info(t.spec, servers, len(servers) == 1)
 }
 
 // IsCallbacksEnabled reports true: Call reports to eino callbacks itself,
@@ -126,6 +128,33 @@ func (t *Tool) Target(argsJSON string) (server string, args json.RawMessage, ref
 	}
 	b, _ := json.Marshal(m)
 	return server, b, ""
+}
+
+// Bind returns argsJSON with the "server" argument set to the one server
+// in shown when the call names none: the call of a tool shown bound (see
+// InfoFor), in the form Target and InvokableRun take. Anything else comes
+// back unchanged, to be judged by Target.
+func (t *Tool) Bind(argsJSON string, shown []string) string {
+	if !t.spec.ServerArg || len(shown) != 1 {
+		return argsJSON
+	}
+	in := argsJSON
+	if in == "" {
+		in = "{}"
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(in), &m); err != nil {
+		return argsJSON
+	}
+	if _, ok := m[ServerParam]; ok {
+		return argsJSON
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	m[ServerParam], _ = json.Marshal(shown[0])
+	b, _ := json.Marshal(m)
+	return string(b)
 }
 
 // InvokableRun calls the MCP tool. Failures come back as text, never as an
