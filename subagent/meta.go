@@ -37,6 +37,9 @@ func (l *loadTool) InvokableRun(ctx context.Context, args string, _ ...tool.Opti
 	if err := json.Unmarshal([]byte(args), &in); err != nil {
 		return fmt.Sprintf("REJECTED loadTools: want {\"names\": [\"tool\", ...]} (%v)", err), nil
 	}
+	if held := len(l.sa.sess.Active()) + reservedTools; held+len(in.Names) > MaxTools {
+		return toolLimitText(held, len(in.Names)), nil
+	}
 	res, err := l.sa.sess.LoadContext(ctx, in.Names)
 	l.sa.run.loaded(res.Loaded)
 	return loadText(res, l.sa.callNames(res.Loaded), err), nil

@@ -100,6 +100,11 @@ func unknownToolText(name string, meta bool) string {
 	return fmt.Sprintf("REJECTED %s: no such tool in this session.", name)
 }
 
+func toolLimitText(held, asked int) string {
+	return fmt.Sprintf("REJECTED loadTools: you hold %d tools and asked for %d more; one agent holds at most %d. Load at most %d names, the ones the task needs now.",
+		held, asked, MaxTools, max(0, MaxTools-held))
+}
+
 func gateRefusal(err error) string { return "REJECTED (the server was not called): " + err.Error() }
 
 // danglingText answers, in history, a tool call whose run ended before it returned.

@@ -28,6 +28,13 @@ const (
 	DefaultToolBudget = 8000
 	// serverParamTokens estimates what the added "server" parameter costs.
 	serverParamTokens = 20
+	// MaxTools is the most tool definitions one model call carries: folded
+	// tools, loadTools and searchTools, readResult and grepResult. Common
+	// model APIs refuse more than 128. Preloading stops short of it and
+	// loadTools refuses a load that would pass it.
+	MaxTools = 128
+	// reservedTools are MaxTools' places kept for the meta and result tools.
+	reservedTools = 4
 )
 
 // Config configures a subagent. Servers and Model are required.
@@ -238,6 +245,7 @@ func preload(cat *catalog.Catalog, scopes, servers []string, budget int, cache *
 		kind  string
 		names []string
 		cost  int
+		tools int // folded tools: one per (kind, tool)
 	}
 	byKind := map[string]*kindCost{}
 	var order []*kindCost
@@ -261,18 +269,20 @@ func preload(cat *catalog.Catalog, scopes, servers []string, budget int, cache *
 			order = append(order, kc)
 		}
 		kc.names = append(kc.names, names...)
+		kc.tools++
 		if t, ok := cat.Tool(e.Kind, e.Tool); ok {
 			kc.cost += cache.ToolTokens(t) + serverParamTokens
 		}
 	}
 	slices.SortStableFunc(order, func(a, b *kindCost) int { return a.cost - b.cost })
 	var out []string
-	used := 0
+	used, tools := 0, 0
 	for _, kc := range order {
-		if used+kc.cost > budget {
+		if used+kc.cost > budget || tools+kc.tools > MaxTools-reservedTools {
 			continue
 		}
 		used += kc.cost
+		tools += kc.tools
 		out = append(out, kc.names...)
 	}
 	return out

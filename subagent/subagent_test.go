@@ -311,3 +311,51 @@ func TestBoundServerCall(t *testing.T) {
 		t.Errorf("k8s-2 hit %d times, want 0", n)
 	}
 }
+
+// TestToolLimit: an agent never holds more than MaxTools tools. Preloading
+// a 158-tool slice with an unbounded token budget stops short of the
+// limit, and a loadTools that would pass it is refused without loading.
+func TestToolLimit(t *testing.T) {
+	fleet := []srv{{Name: "azure", Kind: "azure", Fixture: "azure"}, {Name: "mongodb", Kind: "mongodb", Fixture: "mongodb"},
+		{Name: "terraform", Kind: "terraform", Fixture: "terraform"}, {Name: "k8s-1", Kind: "kubernetes", Fixture: "kubernetes"}}
+	mx, hits := newFleet(t, fleet...)
+	cfg := subagent.Config{Servers: []string{"azure", "mongodb", "terraform"}, Mode: "on", ToolBudget: 1 << 30, Scopes: []string{"*"}}
+	c, err := subagent.SliceTokens(t.Context(), mx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ActiveTools+4 > subagent.MaxTools || c.ActiveTools < 60 {
+		t.Errorf("preloaded %d tools; want the most that fit under %d with the meta and result tools", c.ActiveTools, subagent.MaxTools)
+	}
+	var names []string
+	all, _ := kindTools(t, "kubernetes")
+	for _, n := range all {
+		names = append(names, "k8s-1."+n)
+	}
+	m := einotest.New(
+		einotest.Calls(einotest.Call(subagent.LoadToolsName, map[string]any{"names": names})),
+		einotest.Answer("done"),
+	)
+	cfg.Model = m
+	sa, err := subagent.New(t.Context(), mx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(sa.Session().Active())
+	if _, err := sa.Run(t.Context(), "load everything"); err != nil {
+		t.Fatal(err)
+	}
+	txt := toolResult(m.Calls()[1].Messages, subagent.LoadToolsName)
+	if !strings.HasPrefix(txt, "REJECTED loadTools") || !strings.Contains(txt, "at most 128") {
+		t.Errorf("loading %d more tools past the limit answered %q", len(names), txt)
+	}
+	if after := len(sa.Session().Active()); after != before {
+		t.Errorf("active tools went from %d to %d; the refused load must load nothing", before, after)
+	}
+	if n := len(m.Calls()[1].Tools); n > subagent.MaxTools {
+		t.Errorf("a model call carried %d tools", n)
+	}
+	if n := hits["k8s-1"].Load(); n != 0 {
+		t.Errorf("k8s-1 hit %d times", n)
+	}
+}

@@ -66,7 +66,7 @@ func writeTokens(w io.Writer, r TokenReport) {
 	row("gateway: mcpfleet serve's own tools", r.GatewayTokens)
 	if s := r.Subagent; s != nil {
 		row(fmt.Sprintf("sub-agent [%s], mode %s", strings.Join(s.Servers, ","), s.Mode), s.Total)
-		row(fmt.Sprintf("  %d folded tools", s.ActiveTools), s.Tools)
+		row(fmt.Sprintf("  %d folded tools (an agent holds at most %d)", s.ActiveTools, subagent.MaxTools), s.Tools)
 		row("  loadTools + searchTools", s.MetaTools)
 		row("  instruction", s.Instruction)
 		row("    its catalog block", s.CatalogBlock)

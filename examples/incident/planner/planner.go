@@ -124,10 +124,11 @@ type view struct {
 	task   string // the first user message
 	tools  map[string]*schema.ToolInfo
 	turns  []turn
+	kinds  map[string]string // bound tool name -> kind, as tool found it
 }
 
 func newView(msgs []*schema.Message, tools []*schema.ToolInfo) *view {
-	v := &view{tools: map[string]*schema.ToolInfo{}}
+	v := &view{tools: map[string]*schema.ToolInfo{}, kinds: map[string]string{}}
 	for _, t := range tools {
 		v.tools[t.Name] = t
 	}
@@ -157,12 +158,21 @@ func newView(msgs []*schema.Message, tools []*schema.ToolInfo) *view {
 }
 
 // serversOf returns the "server" enum of a bound tool: the servers it
-// reaches. A tool without a server parameter reaches none by that name.
+// reaches. A tool shown without a server parameter is bound to the one
+// server of its kind in the slice ("Your servers: …").
 func (v *view) serversOf(name string) []string {
 	t, ok := v.tools[name]
 	if !ok || t.ParamsOneOf == nil {
 		return nil
 	}
+	if enum := v.enum(t); enum != nil {
+		return enum
+	}
+	return parseSlice(v.system).byKind[v.kinds[name]]
+}
+
+// enum is the "server" enum of t, nil when t has no server parameter.
+func (v *view) enum(t *schema.ToolInfo) []string {
 	js, err := t.ParamsOneOf.ToJSONSchema()
 	if err != nil || js == nil {
 		return nil
@@ -185,6 +195,7 @@ func (v *view) serversOf(name string) []string {
 func (v *view) tool(kind, name string) (string, bool) {
 	for _, n := range []string{name, kind + "__" + name} {
 		if _, ok := v.tools[n]; ok {
+			v.kinds[n] = kind
 			return n, true
 		}
 	}
