@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -279,4 +280,121 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkCallToolStdio compares calls to a stdio server (the testfleet
+// binary serving k8s-1) through the Mux, all gates on (the kind's
+// transformers, placeholders, schema validation, neutralization, offload
+// check), with the same calls from an mcp-go client that listed the tools.
+// Each sub-benchmark interleaves the two, so that both see the same
+// neighbours on a loaded machine:
+//
+//   - p50: one call of each per iteration, in alternating order; it
+//     reports the median of each and mux/direct;
+//
+//   - parallel64: one burst of 64 goroutines × 4 calls of each per
+//     iteration, in alternating order; it reports the median throughput
+//     of each (calls/s) and mux/direct.
+//
+//     go test -run '^$' -bench 'BenchmarkCallToolStdio/p50' -benchtime 400x -count 8 .
+//     go test -run '^$' -bench 'BenchmarkCallToolStdio/parallel64' -benchtime 20x -count 8 .
+func BenchmarkCallToolStdio(b *testing.B) {
+	bin := testfleet.StdioBinary(b)
+	raw := benchArgs()
+	direct, err := client.NewStdioMCPClient(bin, nil, "--name", "k8s-1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { direct.Close() })
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
+	if _, err := direct.Initialize(b.Context(), init); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := direct.ListTools(b.Context(), mcp.ListToolsRequest{}); err != nil {
+		b.Fatal(err)
+	}
+	cfg := &config.Fleet{
+		Servers: []config.Server{{Name: "k8s-1", Kind: "kubernetes", Transport: "stdio", Command: bin, Args: []string{"--name", "k8s-1"}}},
+		KindSettings: map[string]config.KindSettings{
+			"kubernetes": {ArgsTransformer: []string{"camelCase", "singularResourceType"}},
+		},
+	}
+	mx, err := mcpfleet.New(b.Context(), cfg, mcpfleet.WithHealthInterval(-1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { mx.Close() })
+	// Both run from many goroutines in parallel64: they report with
+	// b.Error, never b.Fatal.
+	calls := []func(){
+		func() {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "pods_log"
+			var a map[string]any
+			_ = json.Unmarshal(raw, &a)
+			req.Params.Arguments = a
+			if _, err := direct.CallTool(b.Context(), req); err != nil {
+				b.Error(err)
+			}
+		},
+		func() {
+			if _, err := mx.CallTool(b.Context(), "k8s-1", "pods_log", raw); err != nil {
+				b.Error(err)
+			}
+		},
+	}
+	b.Run("p50", func(b *testing.B) {
+		times := [2][]time.Duration{}
+		i := 0
+		for b.Loop() {
+			for k := range calls {
+				j := (i + k) % len(calls)
+				start := time.Now()
+				calls[j]()
+				times[j] = append(times[j], time.Since(start))
+			}
+			i++
+		}
+		d, m := median(times[0]), median(times[1])
+		b.ReportMetric(d, "direct-ns/call")
+		b.ReportMetric(m, "mux-ns/call")
+		b.ReportMetric(m/d, "mux/direct")
+	})
+	b.Run("parallel64", func(b *testing.B) {
+		const workers, each = 64, 4
+		burst := func(call func()) time.Duration {
+			var wg sync.WaitGroup
+			start := time.Now()
+			for range workers {
+				wg.Go(func() {
+					for range each {
+						call()
+					}
+				})
+			}
+			wg.Wait()
+			return time.Since(start)
+		}
+		times := [2][]time.Duration{}
+		i := 0
+		for b.Loop() {
+			for k := range calls {
+				j := (i + k) % len(calls)
+				times[j] = append(times[j], burst(calls[j]))
+			}
+			i++
+		}
+		perSec := func(ts []time.Duration) float64 { return workers * each / (median(ts) / 1e9) }
+		d, m := perSec(times[0]), perSec(times[1])
+		b.ReportMetric(d, "direct-calls/s")
+		b.ReportMetric(m, "mux-calls/s")
+		b.ReportMetric(m/d, "mux/direct-throughput")
+	})
+}
+
+// median is the median of ts, in nanoseconds; it sorts ts.
+func median(ts []time.Duration) float64 {
+	slices.Sort(ts)
+	return float64(ts[len(ts)/2].Nanoseconds())
 }
