@@ -63,6 +63,9 @@ func BenchmarkCallTool(b *testing.B) {
 		// mux-traced is mux with tracing on, spans batched to an exporter
 		// that drops them: the cost of the spans, not of shipping them.
 		{"mux-traced", []mcpfleet.Option{mcpfleet.WithTracerProvider(discardTracing(b))}},
+		// mux-traced-sync ends spans straight into the exporter, with no
+		// batching goroutine to wake per span.
+		{"mux-traced-sync", []mcpfleet.Option{mcpfleet.WithTracerProvider(syncTracing(b))}},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			mx := benchMux(b, v.opts...)
@@ -88,6 +91,7 @@ func BenchmarkCallToolPaired(b *testing.B) {
 	direct, listed := benchClient(b, false), benchClient(b, true)
 	mx, bare := benchMux(b), benchMux(b, mcpfleet.WithoutNeutralize(), mcpfleet.WithoutOffload())
 	traced := benchMux(b, mcpfleet.WithTracerProvider(discardTracing(b)))
+	tracedSync := benchMux(b, mcpfleet.WithTracerProvider(syncTracing(b)))
 	viaMux := func(mx *mcpfleet.Mux) func() {
 		return func() {
 			if _, err := mx.CallTool(b.Context(), "k8s-1", "pods_log", raw); err != nil {
@@ -101,6 +105,7 @@ func BenchmarkCallToolPaired(b *testing.B) {
 		viaMux(mx),
 		viaMux(bare),
 		viaMux(traced),
+		viaMux(tracedSync),
 	}
 	times := make([][]time.Duration, len(calls))
 	i := 0
@@ -127,12 +132,21 @@ func BenchmarkCallToolPaired(b *testing.B) {
 	b.ReportMetric(med[3]/med[1], "mux-bare/direct-listed")
 	b.ReportMetric(med[4], "mux-traced-ns/call")
 	b.ReportMetric(med[4]/med[2], "mux-traced/mux")
+	b.ReportMetric(med[5]/med[2], "mux-traced-sync/mux")
 }
 
 // discardTracing is an SDK tracer provider whose batched spans go to an
 // exporter that drops them.
 func discardTracing(b *testing.B) *sdktrace.TracerProvider {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discardExporter{}))
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	return tp
+}
+
+// syncTracing is an SDK tracer provider that hands each ended span to an
+// exporter that drops it, synchronously.
+func syncTracing(b *testing.B) *sdktrace.TracerProvider {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(discardExporter{}))
 	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	return tp
 }
