@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -62,6 +63,9 @@ func BenchmarkCallTool(b *testing.B) {
 		// mux-traced is mux with tracing on, spans batched to an exporter
 		// that drops them: the cost of the spans, not of shipping them.
 		{"mux-traced", []mcpfleet.Option{mcpfleet.WithTracerProvider(discardTracing(b))}},
+		// mux-traced-sync ends spans straight into the exporter, with no
+		// batching goroutine to wake per span.
+		{"mux-traced-sync", []mcpfleet.Option{mcpfleet.WithTracerProvider(syncTracing(b))}},
 	} {
 		b.Run(v.name, func(b *testing.B) {
 			mx := benchMux(b, v.opts...)
@@ -87,6 +91,7 @@ func BenchmarkCallToolPaired(b *testing.B) {
 	direct, listed := benchClient(b, false), benchClient(b, true)
 	mx, bare := benchMux(b), benchMux(b, mcpfleet.WithoutNeutralize(), mcpfleet.WithoutOffload())
 	traced := benchMux(b, mcpfleet.WithTracerProvider(discardTracing(b)))
+	tracedSync := benchMux(b, mcpfleet.WithTracerProvider(syncTracing(b)))
 	viaMux := func(mx *mcpfleet.Mux) func() {
 		return func() {
 			if _, err := mx.CallTool(b.Context(), "k8s-1", "pods_log", raw); err != nil {
@@ -100,6 +105,7 @@ func BenchmarkCallToolPaired(b *testing.B) {
 		viaMux(mx),
 		viaMux(bare),
 		viaMux(traced),
+		viaMux(tracedSync),
 	}
 	times := make([][]time.Duration, len(calls))
 	i := 0
@@ -126,12 +132,21 @@ func BenchmarkCallToolPaired(b *testing.B) {
 	b.ReportMetric(med[3]/med[1], "mux-bare/direct-listed")
 	b.ReportMetric(med[4], "mux-traced-ns/call")
 	b.ReportMetric(med[4]/med[2], "mux-traced/mux")
+	b.ReportMetric(med[5]/med[2], "mux-traced-sync/mux")
 }
 
 // discardTracing is an SDK tracer provider whose batched spans go to an
 // exporter that drops them.
 func discardTracing(b *testing.B) *sdktrace.TracerProvider {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discardExporter{}))
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	return tp
+}
+
+// syncTracing is an SDK tracer provider that hands each ended span to an
+// exporter that drops it, synchronously.
+func syncTracing(b *testing.B) *sdktrace.TracerProvider {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(discardExporter{}))
 	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	return tp
 }
@@ -279,4 +294,121 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkCallToolStdio compares calls to a stdio server (the testfleet
+// binary serving k8s-1) through the Mux, all gates on (the kind's
+// transformers, placeholders, schema validation, neutralization, offload
+// check), with the same calls from an mcp-go client that listed the tools.
+// Each sub-benchmark interleaves the two, so that both see the same
+// neighbours on a loaded machine:
+//
+//   - p50: one call of each per iteration, in alternating order; it
+//     reports the median of each and mux/direct;
+//
+//   - parallel64: one burst of 64 goroutines × 4 calls of each per
+//     iteration, in alternating order; it reports the median throughput
+//     of each (calls/s) and mux/direct.
+//
+//     go test -run '^$' -bench 'BenchmarkCallToolStdio/p50' -benchtime 400x -count 8 .
+//     go test -run '^$' -bench 'BenchmarkCallToolStdio/parallel64' -benchtime 20x -count 8 .
+func BenchmarkCallToolStdio(b *testing.B) {
+	bin := testfleet.StdioBinary(b)
+	raw := benchArgs()
+	direct, err := client.NewStdioMCPClient(bin, nil, "--name", "k8s-1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { direct.Close() })
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
+	if _, err := direct.Initialize(b.Context(), init); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := direct.ListTools(b.Context(), mcp.ListToolsRequest{}); err != nil {
+		b.Fatal(err)
+	}
+	cfg := &config.Fleet{
+		Servers: []config.Server{{Name: "k8s-1", Kind: "kubernetes", Transport: "stdio", Command: bin, Args: []string{"--name", "k8s-1"}}},
+		KindSettings: map[string]config.KindSettings{
+			"kubernetes": {ArgsTransformer: []string{"camelCase", "singularResourceType"}},
+		},
+	}
+	mx, err := mcpfleet.New(b.Context(), cfg, mcpfleet.WithHealthInterval(-1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { mx.Close() })
+	// Both run from many goroutines in parallel64: they report with
+	// b.Error, never b.Fatal.
+	calls := []func(){
+		func() {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "pods_log"
+			var a map[string]any
+			_ = json.Unmarshal(raw, &a)
+			req.Params.Arguments = a
+			if _, err := direct.CallTool(b.Context(), req); err != nil {
+				b.Error(err)
+			}
+		},
+		func() {
+			if _, err := mx.CallTool(b.Context(), "k8s-1", "pods_log", raw); err != nil {
+				b.Error(err)
+			}
+		},
+	}
+	b.Run("p50", func(b *testing.B) {
+		times := [2][]time.Duration{}
+		i := 0
+		for b.Loop() {
+			for k := range calls {
+				j := (i + k) % len(calls)
+				start := time.Now()
+				calls[j]()
+				times[j] = append(times[j], time.Since(start))
+			}
+			i++
+		}
+		d, m := median(times[0]), median(times[1])
+		b.ReportMetric(d, "direct-ns/call")
+		b.ReportMetric(m, "mux-ns/call")
+		b.ReportMetric(m/d, "mux/direct")
+	})
+	b.Run("parallel64", func(b *testing.B) {
+		const workers, each = 64, 4
+		burst := func(call func()) time.Duration {
+			var wg sync.WaitGroup
+			start := time.Now()
+			for range workers {
+				wg.Go(func() {
+					for range each {
+						call()
+					}
+				})
+			}
+			wg.Wait()
+			return time.Since(start)
+		}
+		times := [2][]time.Duration{}
+		i := 0
+		for b.Loop() {
+			for k := range calls {
+				j := (i + k) % len(calls)
+				times[j] = append(times[j], burst(calls[j]))
+			}
+			i++
+		}
+		perSec := func(ts []time.Duration) float64 { return workers * each / (median(ts) / 1e9) }
+		d, m := perSec(times[0]), perSec(times[1])
+		b.ReportMetric(d, "direct-calls/s")
+		b.ReportMetric(m, "mux-calls/s")
+		b.ReportMetric(m/d, "mux/direct-throughput")
+	})
+}
+
+// median is the median of ts, in nanoseconds; it sorts ts.
+func median(ts []time.Duration) float64 {
+	slices.Sort(ts)
+	return float64(ts[len(ts)/2].Nanoseconds())
 }

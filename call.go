@@ -94,6 +94,15 @@ func (r *Result) Text() string {
 // stopped by a gate, its reason. res and err are what CallTool returned.
 // Adapters and the gateway use it rather than re-deriving the outcome.
 func Classify(res *Result, err error) (Status, Reason) {
+	if err == nil { // the usual case: no error chain to search
+		switch {
+		case res != nil && res.IsError:
+			return StatusToolError, ""
+		case res != nil && len(res.Repairs) > 0:
+			return StatusRepaired, ""
+		}
+		return StatusOK, ""
+	}
 	var rej *RejectError
 	var up *UpstreamError
 	switch {
@@ -107,12 +116,6 @@ func Classify(res *Result, err error) (Status, Reason) {
 			return StatusTimeout, ""
 		}
 		return StatusUpstreamError, ""
-	case err != nil:
-		return StatusUpstreamError, ""
-	case res != nil && res.IsError:
-		return StatusToolError, ""
-	case res != nil && len(res.Repairs) > 0:
-		return StatusRepaired, ""
 	}
-	return StatusOK, ""
+	return StatusUpstreamError, ""
 }

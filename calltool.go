@@ -36,13 +36,31 @@ import (
 // transport failure is *UpstreamError. A tool that answers with IsError is a
 // Result, not an error.
 func (m *Mux) CallTool(ctx context.Context, server, tool string, args json.RawMessage) (*Result, error) {
+	return m.callTool(ctx, server, tool, args, nil)
+}
+
+// CallToolArgs is CallTool for arguments already decoded from JSON, as an
+// MCP server in front of the Mux receives them: they skip step 2's decode
+// instead of going map → JSON → map. args must be what encoding/json
+// decodes (numbers as float64); nil is no arguments. The Mux owns args
+// from then on: BeforeFuncs may change them, and Result.Args holds them.
+func (m *Mux) CallToolArgs(ctx context.Context, server, tool string, args map[string]any) (*Result, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	return m.callTool(ctx, server, tool, nil, args)
+}
+
+// callTool is CallTool with the arguments either as JSON (raw) or decoded
+// (args non-nil).
+func (m *Mux) callTool(ctx context.Context, server, tool string, raw json.RawMessage, args map[string]any) (*Result, error) {
 	start := time.Now()
 	c := &Call{Server: server, Tool: tool}
 	var span trace.Span
 	if m.opts.tel != nil {
 		ctx, span = m.opts.tel.startCall(ctx, c)
 	}
-	res, err := m.call(ctx, c, args)
+	res, err := m.call(ctx, c, raw, args)
 	if len(m.opts.after) > 0 || m.opts.metrics != nil {
 		o := Outcome{Result: res, Err: err, Duration: time.Since(start), Upstream: c.upstream}
 		o.Status, o.Reason = Classify(res, err)
@@ -62,7 +80,7 @@ func (m *Mux) CallTool(ctx context.Context, server, tool string, args json.RawMe
 	return res, err
 }
 
-func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, error) {
+func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage, args map[string]any) (*Result, error) {
 	// 1. Resolve.
 	sc, err := m.resolveServer(c.Server, c.Tool)
 	if err != nil {
@@ -83,8 +101,10 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 		return nil, reject(c.Server, c.Tool, ReasonToolUnusable, Problem{Hint: brief(serr.Error())})
 	}
 
-	// 2. A JSON object.
-	args, err := decodeArgs(raw)
+	// 2. A JSON object (unless the caller decoded it).
+	if args == nil {
+		args, err = decodeArgs(raw)
+	}
 	if err != nil {
 		p := Problem{Got: brief(string(raw)), Want: "a JSON object"}
 		var notObject *notObjectError

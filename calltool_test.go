@@ -156,3 +156,52 @@ func TestCyclicStructuredFromHook(t *testing.T) {
 		t.Fatal("no result and no error")
 	}
 }
+
+// TestCallToolArgs checks that decoded arguments take the same pipeline as
+// JSON ones: the same repairs, rejections and result, for each case.
+func TestCallToolArgs(t *testing.T) {
+	cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{
+		"kubernetes": {ArgsTransformer: []string{"camelCase", "singularResourceType"}},
+	}}
+	mx := newMux(t, cfg, mcpfleet.WithInProcess("k8s-1", "kubernetes", testfleet.NewServer("k8s-1", testfleet.Options{})))
+	for _, tc := range []struct {
+		name, args         string
+		repaired, rejected bool
+	}{
+		{"valid", `{"name":"api-7f9c","namespace":"prod","tailLines":100}`, false, false},
+		{"repaired", `{"name":"api-7f9c","tail_lines":5}`, true, false},
+		{"placeholder", `{"name":"<none>"}`, false, true},
+		{"invalid", `{"name":"api","tailLines":"many"}`, false, true},
+		{"empty", `{}`, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var args map[string]any
+			if err := json.Unmarshal([]byte(tc.args), &args); err != nil {
+				t.Fatal(err)
+			}
+			want, wantErr := mx.CallTool(t.Context(), "k8s-1", "pods_log", json.RawMessage(tc.args))
+			got, gotErr := mx.CallToolArgs(t.Context(), "k8s-1", "pods_log", args)
+			if (wantErr == nil) != (gotErr == nil) || (wantErr != nil && wantErr.Error() != gotErr.Error()) {
+				t.Fatalf("error %v, want %v", gotErr, wantErr)
+			}
+			if tc.rejected != errors.Is(gotErr, mcpfleet.ErrRejected) {
+				t.Fatalf("error %v, want rejected %v", gotErr, tc.rejected)
+			}
+			if wantErr != nil {
+				return
+			}
+			if tc.repaired != (len(got.Repairs) > 0) {
+				t.Errorf("repairs %v, want repaired %v", got.Repairs, tc.repaired)
+			}
+			if plain(got) != plain(want) || strings.Join(got.Repairs, ",") != strings.Join(want.Repairs, ",") {
+				t.Errorf("got %q repairs %v, want %q repairs %v", plain(got), got.Repairs, plain(want), want.Repairs)
+			}
+		})
+	}
+	// nil is no arguments, as JSON null is.
+	_, wantErr := mx.CallTool(t.Context(), "k8s-1", "pods_log", json.RawMessage(`null`))
+	_, gotErr := mx.CallToolArgs(t.Context(), "k8s-1", "pods_log", nil)
+	if wantErr == nil || gotErr == nil || wantErr.Error() != gotErr.Error() {
+		t.Errorf("nil args: %v, want %v", gotErr, wantErr)
+	}
+}

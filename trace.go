@@ -102,15 +102,27 @@ func (m *Mux) Metrics() Metrics {
 	return m.opts.metrics
 }
 
+// Span start options that never change, made once: each option passed
+// as a fresh value costs an allocation per span.
+var (
+	internalSpan = trace.WithSpanKind(trace.SpanKindInternal)
+	clientSpan   = trace.WithSpanKind(trace.SpanKindClient)
+)
+
 // startCall starts a call's span.
 func (t *tracing) startCall(ctx context.Context, c *Call) (context.Context, trace.Span) {
-	return t.tracer.Start(ctx, "execute_tool "+c.Tool, trace.WithSpanKind(trace.SpanKindInternal),
+	return t.tracer.Start(ctx, "execute_tool "+c.Tool, internalSpan,
 		trace.WithAttributes(keyGenAIOperation.String("execute_tool"), keyGenAITool.String(c.Tool),
 			attribute.String(AttrServer, c.Server)))
 }
 
-// endCall records the outcome on the span and ends it.
+// endCall records the outcome on the span and ends it. A span that
+// records nothing (sampled out, or a no-op provider) is only ended.
 func (t *tracing) endCall(span trace.Span, c *Call, o Outcome) {
+	if !span.IsRecording() {
+		span.End()
+		return
+	}
 	attrs := make([]attribute.KeyValue, 0, 6)
 	attrs = append(attrs, attribute.String(AttrKind, c.Kind), attribute.String(AttrOutcome, string(o.Status)))
 	if o.Reason != "" {
@@ -201,7 +213,7 @@ func (m *Mux) callUpstream(ctx, upctx context.Context, cl interface {
 	var span trace.Span
 	if t != nil {
 		var sctx context.Context
-		sctx, span = t.tracer.Start(ctx, "tools/call "+c.Tool, trace.WithSpanKind(trace.SpanKindClient),
+		sctx, span = t.tracer.Start(ctx, "tools/call "+c.Tool, clientSpan,
 			trace.WithAttributes(keyMCPMethod.String("tools/call"), keyGenAITool.String(c.Tool),
 				keyGenAIOperation.String("execute_tool"), attribute.String(AttrServer, c.Server)))
 		req.Params.Meta = InjectTraceContext(sctx, req.Params.Meta)
@@ -209,7 +221,7 @@ func (m *Mux) callUpstream(ctx, upctx context.Context, cl interface {
 	start := time.Now()
 	out, err := cl.CallTool(upctx, req)
 	c.upstream = time.Since(start)
-	if span != nil {
+	if span != nil && span.IsRecording() {
 		switch {
 		case err != nil:
 			span.SetAttributes(keyErrorType.String("transport"))
@@ -218,6 +230,8 @@ func (m *Mux) callUpstream(ctx, upctx context.Context, cl interface {
 			span.SetAttributes(keyErrorType.String("tool_error"))
 			span.SetStatus(codes.Error, "tool_error")
 		}
+	}
+	if span != nil {
 		span.End()
 	}
 	return out, err
@@ -228,41 +242,48 @@ func (m *Mux) callUpstream(ctx, upctx context.Context, cl interface {
 // fields an MCP server reads to join the caller's trace. Without a valid
 // span in ctx, meta is returned as is.
 func InjectTraceContext(ctx context.Context, meta *mcp.Meta) *mcp.Meta {
-	carrier := propagation.MapCarrier{}
-	traceContext.Inject(ctx, carrier)
-	if len(carrier) == 0 {
-		return meta
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return meta // what the propagator would inject: nothing
 	}
-	out := &mcp.Meta{AdditionalFields: make(map[string]any, len(carrier)+1)}
+	n := 2 // traceparent, tracestate
+	if meta != nil {
+		n += len(meta.AdditionalFields)
+	}
+	out := &mcp.Meta{AdditionalFields: make(map[string]any, n)}
 	if meta != nil {
 		out.ProgressToken = meta.ProgressToken
 		for k, v := range meta.AdditionalFields {
 			out.AdditionalFields[k] = v
 		}
 	}
-	for k, v := range carrier {
-		out.AdditionalFields[k] = v
-	}
+	// The propagator writes straight into the new _meta: no carrier map
+	// to build and copy on every call.
+	traceContext.Inject(ctx, metaCarrier(out.AdditionalFields))
 	return out
+}
+
+// metaCarrier lets the W3C propagator write into and read from a _meta's
+// fields, whose values are strings on the wire.
+type metaCarrier map[string]any
+
+func (c metaCarrier) Get(key string) string { s, _ := c[key].(string); return s }
+func (c metaCarrier) Set(key, value string) { c[key] = value }
+func (c metaCarrier) Keys() []string {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 // ExtractTraceContext returns ctx with the remote span context that meta's
 // traceparent and tracestate carry, for an MCP server to start its span
 // under. Without them, ctx is returned as is.
 func ExtractTraceContext(ctx context.Context, meta *mcp.Meta) context.Context {
-	if meta == nil || len(meta.AdditionalFields) == 0 {
-		return ctx
+	if meta == nil || metaCarrier(meta.AdditionalFields).Get("traceparent") == "" {
+		return ctx // without a traceparent the propagator extracts nothing
 	}
-	carrier := propagation.MapCarrier{}
-	for _, k := range traceContext.Fields() {
-		if s, ok := meta.AdditionalFields[k].(string); ok {
-			carrier[k] = s
-		}
-	}
-	if len(carrier) == 0 {
-		return ctx
-	}
-	return traceContext.Extract(ctx, carrier)
+	return traceContext.Extract(ctx, metaCarrier(meta.AdditionalFields))
 }
 
 // StartServerSpan starts the server span of one tools/call an MCP server

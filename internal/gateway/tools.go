@@ -352,19 +352,21 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 			return mcp.NewToolResultError(refusal), nil
 		}
 	}
-	var raw []byte
-	var err error
-	if isObject {
-		raw, err = json.Marshal(args)
-	} else {
-		raw, err = json.Marshal(in["arguments"])
-	}
-	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
-	}
 	dctx, stop := detach(ctx, g.scopes(ctx))
 	defer stop()
-	res, err := g.mux.CallTool(dctx, srv, tool, raw)
+	var res *mcpfleet.Result
+	var err error
+	if isObject {
+		// Decoded already: no map → JSON → map round trip.
+		res, err = g.mux.CallToolArgs(dctx, srv, tool, args)
+	} else {
+		// Not an object: the Mux words the rejection from the JSON.
+		raw, merr := json.Marshal(in["arguments"])
+		if merr != nil {
+			return mcp.NewToolResultError(merr.Error()), nil
+		}
+		res, err = g.mux.CallTool(dctx, srv, tool, raw)
+	}
 	var rej *mcpfleet.RejectError
 	var up *mcpfleet.UpstreamError
 	switch {
