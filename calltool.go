@@ -88,6 +88,10 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage, args map[s
 	}
 	c.Kind = sc.kind
 	cl, gen, state, lastErr := sc.live()
+	if sc.started != nil && (state == StateIdle || state == StateConnecting) {
+		sc.awaitStart(ctx) // lazy or background: start.go
+		cl, gen, state, lastErr = sc.live()
+	}
 	if cl == nil || state != StateUp {
 		return nil, serverDown(c.Server, c.Tool, state, lastErr)
 	}

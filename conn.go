@@ -68,6 +68,19 @@ type serverConn struct {
 	retrying   bool
 
 	refreshing, refreshPending bool
+
+	// Lazy and background start (start.go). mode and key are fixed at
+	// New; started is nil for an eager server, else closed when its
+	// deferred start has finished; warning says why a lazy server fell
+	// back to eager; fromCache is true until the server lists its own
+	// tools.
+	mode         string
+	key          string
+	started      chan struct{}
+	startOnce    sync.Once
+	warning      string
+	fromCache    bool
+	instructions string
 }
 
 func newServerConn(m *Mux, s config.Server) *serverConn {
@@ -85,7 +98,7 @@ func newServerConn(m *Mux, s config.Server) *serverConn {
 	return &serverConn{m: m, name: s.Name, kind: s.KindName(), cfg: s, spec: spec,
 		sem: semaphore.NewWeighted(int64(inflight)), state: StateConnecting, changed: time.Now(),
 		brk:  breaker{limit: breakerLimit(m.rel.Breaker), cooldown: m.rel.Breaker.Cooldown},
-		norm: resolveNormalize(m.cfg, m.reg, s)}
+		norm: resolveNormalize(m.cfg, m.reg, s), mode: m.cfg.StartMode(s), key: launchKey(s)}
 }
 
 func (sc *serverConn) connectTimeout() time.Duration {
@@ -147,7 +160,7 @@ func (sc *serverConn) connect(ctx context.Context) error {
 	sc.gen++
 	gen := sc.gen
 	if initRes != nil {
-		sc.info = initRes.ServerInfo
+		sc.info, sc.instructions = initRes.ServerInfo, initRes.Instructions
 	}
 	sc.setToolsLocked(tools.Tools)
 	sc.state, sc.lastErr, sc.changed = StateUp, "", time.Now()
@@ -295,6 +308,7 @@ func (sc *serverConn) refresh(gen uint64) {
 		}
 		if sc.replaceIfChanged(gen, res.Tools) {
 			sc.m.rebuild()
+			sc.m.saveToolCache()
 		}
 	}
 }
@@ -352,6 +366,7 @@ func (sc *serverConn) startReconnect() {
 				sc.reconnects++
 				sc.mu.Unlock()
 				sc.m.rebuild()
+				sc.m.saveToolCache()
 				if mt := sc.m.opts.metrics; mt != nil {
 					mt.Reconnected(sc.m.life, sc.name)
 				}
@@ -382,6 +397,7 @@ func (sc *serverConn) probe() {
 	}
 	if sc.replaceIfChanged(gen, res.Tools) {
 		sc.m.rebuild()
+		sc.m.saveToolCache()
 	}
 }
 

@@ -50,6 +50,11 @@ type Mux struct {
 	neut  *neutralize.Neutralizer // nil when neutralization is off
 	pin   *pinner                 // nil when pinning is off
 	cache *callCache              // nil when no kind is cached
+	// tcache is the tool cache file, nil when every server starts
+	// eagerly. startMu orders a deferred start's wg.Add before Close's
+	// wg.Wait (start.go).
+	tcache  *toolCache
+	startMu sync.Mutex
 }
 
 // snapshot is an immutable view of the fleet's tools, swapped atomically
@@ -65,6 +70,12 @@ type snapshot struct {
 // connected or failed. A server that fails is marked down with its reason,
 // unless WithStrict is given. ctx bounds only the startup; the connections
 // live until Close.
+//
+// A server with start: lazy or background is not waited for when the
+// tool cache beside the fleet file holds its last listing: New takes the
+// cached tools, a lazy server starts on its first call, and a background
+// one at once. Without a usable cached listing it starts eagerly, with a
+// warning (docs/lazy-start.md).
 func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if cfg == nil {
 		cfg = &config.Fleet{}
@@ -105,6 +116,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	}
 	m.pin = newPinner(cfg)
 	m.cache = newCallCache(cfg, &o, m.log)
+	m.tcache = openToolCache(cfg, m.log)
 	for _, s := range cfg.Servers {
 		if s.MaxInFlight == 0 { // Load did this already; a Fleet built in Go may not have
 			s.MaxInFlight = cfg.Reliability.MaxInFlight
@@ -114,13 +126,22 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		m.names = append(m.names, s.Name)
 	}
 	sort.Strings(m.names)
-	m.rebuild() // every server listed, with no tools yet
+	eager := m.names
+	if m.tcache != nil {
+		eager = m.prepareStart()
+	}
+	m.rebuild() // every server listed, with its cached tools or none yet
+	for _, name := range m.names {
+		if sc := m.servers[name]; sc.mode == config.StartBackground {
+			sc.beginStart()
+		}
+	}
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(o.connectLimit)
 	var mu sync.Mutex
 	var failed []error
-	for _, name := range m.names {
+	for _, name := range eager {
 		sc := m.servers[name]
 		g.Go(func() error {
 			if err := sc.connect(gctx); err != nil {
@@ -146,12 +167,13 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		m.rebuild()
 	}
 	m.cache.warnUncached(m.current())
+	m.saveToolCache()
 	if len(failed) > 0 {
 		sort.Slice(failed, func(i, j int) bool { return failed[i].Error() < failed[j].Error() })
 		err := errors.Join(failed...)
 		if o.strict {
 			m.Close()
-			return nil, fmt.Errorf("mcpfleet: %d of %d servers failed to connect: %w", len(failed), len(m.names), err)
+			return nil, fmt.Errorf("mcpfleet: %d of %d servers failed to connect: %w", len(failed), len(eager), err)
 		}
 		m.log.Warn("servers down at start", "count", len(failed), "err", err)
 	}
@@ -247,6 +269,10 @@ func (m *Mux) Close() error {
 		}
 	}
 	m.cancel()
+	// A deferred start that began before Close has added itself to wg by
+	// now; one that had not sees closed and starts nothing.
+	m.startMu.Lock()
+	m.startMu.Unlock() //nolint:staticcheck // an empty section: a barrier
 	var errs []error
 	for _, name := range m.names {
 		if c, ok := clients[name]; ok {

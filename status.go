@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/config"
 )
 
 // State is a server's connection state.
@@ -16,6 +18,9 @@ const (
 	StateUp         State = "up"
 	StateDown       State = "down"
 	StateClosed     State = "closed"
+	// StateIdle is a lazy server not started yet: its tools are the
+	// cached ones, and its first call starts it.
+	StateIdle State = "idle"
 )
 
 // ServerStatus is one server's health, as Status reports it.
@@ -38,6 +43,15 @@ type ServerStatus struct {
 	Software string `json:"software,omitempty"`
 	// Pins are the tools that failed a pinning check (see PinIssue).
 	Pins []PinIssue `json:"pins,omitempty"`
+	// Start is the server's start mode when it is lazy or background,
+	// "" for eager.
+	Start string `json:"start,omitempty"`
+	// FromCache is true while the tools are the tool cache's, before the
+	// server has listed its own.
+	FromCache bool `json:"from_cache,omitempty"`
+	// Warning says why a lazy or background server started eagerly
+	// (no usable cached tool list).
+	Warning string `json:"warning,omitempty"`
 }
 
 // Status reports every server's state, sorted by name.
@@ -56,9 +70,17 @@ func (sc *serverConn) status() ServerStatus {
 	st := ServerStatus{Name: sc.name, Kind: sc.kind, State: sc.state, LastError: sc.lastErr,
 		Reconnects: sc.reconnects, Changed: sc.changed, Tools: len(sc.order),
 		InFlight: int(sc.inflight.Load()), Failures: failures, CircuitOpenUntil: until,
-		Software: strings.TrimSpace(sc.info.Name + " " + sc.info.Version)}
+		Software: strings.TrimSpace(sc.info.Name + " " + sc.info.Version),
+		Start:    startShown(sc.mode), FromCache: sc.fromCache, Warning: sc.warning}
 	for _, name := range slices.Sorted(maps.Keys(sc.pins)) {
 		st.Pins = append(st.Pins, *sc.pins[name])
 	}
 	return st
+}
+
+func startShown(mode string) string {
+	if mode == config.StartEager {
+		return ""
+	}
+	return mode
 }

@@ -73,9 +73,16 @@ type Fleet struct {
 	Telemetry Telemetry `koanf:"telemetry" json:"telemetry,omitzero"`
 	// Audit turns on the audit log, one JSON line per call.
 	Audit Audit `koanf:"audit" json:"audit,omitzero"`
+	// Start is how servers start by default: eager (the default), lazy
+	// or background; see [StartMode]. A server's own start key wins.
+	Start string `koanf:"start" json:"start,omitempty"`
 	// Dir is the folder of the loaded file, against which relative paths
 	// were resolved; "" for LoadBytes without a dir.
 	Dir string `koanf:"-" json:"-"`
+	// Path is the absolute path of the loaded file, "" for LoadBytes. The
+	// tool cache is keyed to it, so that a fleet built in Go, with no
+	// file, has no tool cache.
+	Path string `koanf:"-" json:"-"`
 }
 
 // Search tunes the catalog's tool search.
@@ -116,6 +123,9 @@ type Server struct {
 	CallTimeout    time.Duration `koanf:"call_timeout" json:"call_timeout,omitempty"`       // default 60s when 0
 	ConnectTimeout time.Duration `koanf:"connect_timeout" json:"connect_timeout,omitempty"` // default 20s when 0
 	MaxInFlight    int           `koanf:"max_in_flight" json:"max_in_flight,omitempty"`     // default 16 when 0
+	// Start overrides the fleet-wide start for this server: eager, lazy
+	// or background ("" = the fleet's).
+	Start string `koanf:"start" json:"start,omitempty"`
 
 	ArgsTransformer   []string            `koanf:"args_transformer" json:"args_transformer,omitempty"`
 	FieldMap          map[string]string   `koanf:"field_map" json:"field_map,omitempty"`

@@ -85,6 +85,11 @@
 //     docs/observability.md.
 //   - audit (map): path (the folder must exist; relative to the file's
 //     folder), max_bytes, max_files: one JSON line per call. See [Audit].
+//   - start (string: eager, lazy or background; default eager): how
+//     servers start. lazy and background serve each server's last tool
+//     list from the tool cache beside the file, so New returns at once;
+//     lazy starts a server on its first call, background right away. See
+//     docs/lazy-start.md and [Fleet.StartMode].
 //
 // Any other key is reported as a problem, with the nearest valid key, so a
 // typo such as "comand" cannot silently drop configuration.
@@ -128,6 +133,8 @@
 //     reject.
 //   - tool_scopes (map of tool to list of scopes): required scopes,
 //     overriding the kind's tool_scopes for this server.
+//   - start (string: eager, lazy or background): overrides the top-level
+//     start for this server.
 //
 // A duration is a Go duration string ("30s", "1m30s"). A bare integer is
 // read as nanoseconds, which is what encoding/json writes for a Go

@@ -98,6 +98,9 @@ func LoadWith(path string, o LoadOptions) (*Fleet, error) {
 	if errors.As(err, &pe) {
 		pe.Path = path
 	}
+	if f != nil {
+		f.Path, _ = filepath.Abs(path)
+	}
 	return f, err
 }
 

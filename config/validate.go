@@ -121,6 +121,7 @@ func (f *Fleet) Validate(transformers []string) error {
 		}
 	}
 	f.validateReliability(add)
+	f.validateStart(add)
 	f.validateCacheAndLimits(kindList, add)
 	f.validateTelemetry(add)
 	if len(ps) == 0 {

@@ -43,8 +43,11 @@ func connectFleet(ctx context.Context, c *common, cfg *config.Fleet, stderr io.W
 		return nil, err
 	}
 	for _, s := range mx.Status() {
-		if s.State != mcpfleet.StateUp {
+		if !s.State.Serving() && !s.FromCache {
 			fmt.Fprintf(stderr, "mcpfleet: warning: server %s (kind %s) is %s: %s\n", s.Name, s.Kind, s.State, s.LastError)
+		}
+		if s.Warning != "" {
+			fmt.Fprintf(stderr, "mcpfleet: warning: server %s (kind %s): %s\n", s.Name, s.Kind, s.Warning)
 		}
 	}
 	return mx, nil

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-
-	"github.com/mcpfleet/mcpfleet"
 )
 
 // Overview is what `overview` prints: the orchestrator's view.
@@ -42,7 +40,7 @@ func runOverview(ctx context.Context, env []string, stdin io.Reader, stdout, std
 		ov.Kinds = append(ov.Kinds, OverviewKind{Kind: g.Kind, Servers: g.Servers})
 	}
 	for _, s := range mx.Status() {
-		if s.State != mcpfleet.StateUp {
+		if !s.State.Serving() && !s.FromCache {
 			ov.Down = append(ov.Down, s.Name)
 		}
 	}

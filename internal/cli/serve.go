@@ -119,8 +119,11 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	for _, s := range mx.Status() {
-		if s.State != mcpfleet.StateUp {
+		if !s.State.Serving() && !s.FromCache {
 			fmt.Fprintf(stderr, "mcpfleet: warning: server %s (kind %s) is %s: %s\n", s.Name, s.Kind, s.State, s.LastError)
+		}
+		if s.Warning != "" {
+			fmt.Fprintf(stderr, "mcpfleet: warning: server %s (kind %s): %s\n", s.Name, s.Kind, s.Warning)
 		}
 	}
 	gcfg.Mux = mx

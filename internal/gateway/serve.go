@@ -36,7 +36,7 @@ type StoreStatus struct {
 func (g *Gateway) Health() Health {
 	h := Health{Status: "ok", Servers: g.mux.Status()}
 	for _, s := range h.Servers {
-		if s.State != mcpfleet.StateUp {
+		if !s.State.Serving() {
 			h.Status = "degraded"
 		}
 	}
