@@ -82,6 +82,8 @@ type Gateway struct {
 	// inflight counts requests being served; shutdown waits for it.
 	inflight atomic.Int64
 	limits   *limits // nil when no kind is rate limited
+	// added remembers names recently added to conversations.
+	added addedMemo
 	// draining is set at shutdown: new calls are refused while those in
 	// flight finish.
 	draining atomic.Bool
