@@ -2,7 +2,9 @@ package redisstore_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -93,75 +95,107 @@ func BenchmarkResultStore(b *testing.B) {
 // state in memory against state in Redis. "stateful" is a round in which
 // every request but one touches state: describeTools in a conversation,
 // callTool of a small and of a 100 KB (offloaded) result, and a
-// readResult page. "calls" is a small callTool alone.
+// readResult page. "calls" is a small callTool alone. The two backends run
+// interleaved round by round, in a new random order each round, each on
+// its own gateway and Mux, and the benchmark reports the median round of
+// each and "redis/memory", the throughput of Redis state as a fraction of
+// memory's (median memory round / median Redis round): on a loaded
+// machine separate runs swing far more than the ratio.
+//
+//	go test -run '^$' -bench BenchmarkGateway -benchtime 300x -count 6 ./stores/redisstore
 func BenchmarkGateway(b *testing.B) {
 	addr := testservice.Redis(b)
-	for _, backend := range []string{"memory", "redis"} {
-		b.Run(backend, func(b *testing.B) {
-			ctx := context.Background()
-			cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{"test": {OffloadTokens: 500}}}
-			opts := []mcpfleet.Option{mcpfleet.WithHealthInterval(-1),
-				mcpfleet.WithInProcess("big-1", "test", testfleet.NewServer("big-1", testfleet.Options{}))}
-			gcfg := gateway.Config{Activations: &catalog.MemoryStore{}}
-			if backend == "redis" {
-				st := open(b, addr, config.ResultStore{})
-				opts = append(opts, mcpfleet.WithResultStore(st.Results))
-				gcfg.Activations, gcfg.Store, gcfg.StoreBackend = st.Activations, st, "redis"
+	ctx := context.Background()
+	// gatewayClient starts a Mux and gateway with state in the backend and
+	// returns a call function of a client in conversation "bench".
+	gatewayClient := func(backend string) func(tool string, args map[string]any) string {
+		cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{"test": {OffloadTokens: 500}}}
+		opts := []mcpfleet.Option{mcpfleet.WithHealthInterval(-1),
+			mcpfleet.WithInProcess("big-1", "test", testfleet.NewServer("big-1", testfleet.Options{}))}
+		gcfg := gateway.Config{Activations: &catalog.MemoryStore{}}
+		if backend == "redis" {
+			st := open(b, addr, config.ResultStore{})
+			opts = append(opts, mcpfleet.WithResultStore(st.Results))
+			gcfg.Activations, gcfg.Store, gcfg.StoreBackend = st.Activations, st, "redis"
+		}
+		mx, err := mcpfleet.New(ctx, cfg, opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { mx.Close() })
+		gcfg.Mux = mx
+		g, err := gateway.New(gcfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv := httptest.NewServer(g.Handler())
+		b.Cleanup(srv.Close)
+		c, err := client.NewStreamableHttpClient(srv.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{gateway.HeaderConversation: "bench"}))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { c.Close() })
+		if err := c.Start(ctx); err != nil {
+			b.Fatal(err)
+		}
+		init := mcp.InitializeRequest{}
+		init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+		if _, err := c.Initialize(ctx, init); err != nil {
+			b.Fatal(err)
+		}
+		return func(tool string, args map[string]any) string {
+			req := mcp.CallToolRequest{}
+			req.Params.Name, req.Params.Arguments = tool, args
+			res, err := c.CallTool(ctx, req)
+			if err != nil || res.IsError {
+				b.Fatalf("%s: %v %+v", tool, err, res)
 			}
-			mx, err := mcpfleet.New(ctx, cfg, opts...)
-			if err != nil {
-				b.Fatal(err)
+			return res.Content[0].(mcp.TextContent).Text
+		}
+	}
+	backends := []string{"memory", "redis"}
+	calls := make([]func(string, map[string]any) string, len(backends))
+	for i, be := range backends {
+		calls[i] = gatewayClient(be)
+	}
+	rounds := map[string]func(call func(string, map[string]any) string){
+		"stateful": func(call func(string, map[string]any) string) {
+			call("describeTools", map[string]any{"names": []string{"echo"}})
+			call("callTool", map[string]any{"server": "big-1", "tool": "echo", "arguments": map[string]any{"text": "hi"}})
+			text := call("callTool", map[string]any{"server": "big-1", "tool": "big", "arguments": map[string]any{"bytes": 100_000}})
+			i := indexHandle(text)
+			if i < 0 {
+				b.Fatalf("no handle:\n%.300s", text)
 			}
-			defer mx.Close()
-			gcfg.Mux = mx
-			g, err := gateway.New(gcfg)
-			if err != nil {
-				b.Fatal(err)
+			call("readResult", map[string]any{"handle": text[i : i+14], "offset": 100, "limit": 50})
+		},
+		// Calls that touch no state: what most of a fleet's traffic is.
+		"calls": func(call func(string, map[string]any) string) {
+			call("callTool", map[string]any{"server": "big-1", "tool": "echo", "arguments": map[string]any{"text": "hi"}})
+		},
+	}
+	for _, name := range []string{"stateful", "calls"} {
+		round := rounds[name]
+		b.Run(name, func(b *testing.B) {
+			for _, call := range calls { // warm: connections, scripts, catalog
+				round(call)
 			}
-			srv := httptest.NewServer(g.Handler())
-			defer srv.Close()
-			c, err := client.NewStreamableHttpClient(srv.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{gateway.HeaderConversation: "bench"}))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer c.Close()
-			if err := c.Start(ctx); err != nil {
-				b.Fatal(err)
-			}
-			init := mcp.InitializeRequest{}
-			init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-			if _, err := c.Initialize(ctx, init); err != nil {
-				b.Fatal(err)
-			}
-			call := func(tool string, args map[string]any) string {
-				req := mcp.CallToolRequest{}
-				req.Params.Name, req.Params.Arguments = tool, args
-				res, err := c.CallTool(ctx, req)
-				if err != nil || res.IsError {
-					b.Fatalf("%s: %v %+v", tool, err, res)
+			times := make([][]time.Duration, len(backends))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, j := range rand.Perm(len(backends)) {
+					start := time.Now()
+					round(calls[j])
+					times[j] = append(times[j], time.Since(start))
 				}
-				return res.Content[0].(mcp.TextContent).Text
 			}
-			b.Run("stateful", func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					call("describeTools", map[string]any{"names": []string{"echo"}})
-					call("callTool", map[string]any{"server": "big-1", "tool": "echo", "arguments": map[string]any{"text": "hi"}})
-					text := call("callTool", map[string]any{"server": "big-1", "tool": "big", "arguments": map[string]any{"bytes": 100_000}})
-					i := indexHandle(text)
-					if i < 0 {
-						b.Fatalf("no handle:\n%.300s", text)
-					}
-					call("readResult", map[string]any{"handle": text[i : i+14], "offset": 100, "limit": 50})
-				}
-			})
-			// Calls that touch no state: what most of a fleet's traffic is.
-			b.Run("calls", func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					call("callTool", map[string]any{"server": "big-1", "tool": "echo", "arguments": map[string]any{"text": "hi"}})
-				}
-			})
+			med := make([]float64, len(backends))
+			for j := range times {
+				slices.Sort(times[j])
+				med[j] = float64(times[j][len(times[j])/2].Nanoseconds())
+				b.ReportMetric(med[j], backends[j]+"-ns/round")
+			}
+			b.ReportMetric(med[0]/med[1], "redis/memory")
 		})
 	}
 }
