@@ -6,12 +6,15 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
@@ -106,6 +109,10 @@ func BenchmarkResultStore(b *testing.B) {
 func BenchmarkGateway(b *testing.B) {
 	addr := testservice.Redis(b)
 	ctx := context.Background()
+	// Round trips and bytes from Redis do not depend on the machine's
+	// load, unlike the times: the benchmark counts both.
+	trips := &tripCounter{}
+	var rdb redis.UniversalClient
 	// gatewayClient starts a Mux and gateway with state in the backend and
 	// returns a call function of a client in conversation "bench".
 	gatewayClient := func(backend string) func(tool string, args map[string]any) string {
@@ -115,6 +122,8 @@ func BenchmarkGateway(b *testing.B) {
 		gcfg := gateway.Config{Activations: &catalog.MemoryStore{}}
 		if backend == "redis" {
 			st := open(b, addr, config.ResultStore{})
+			rdb = st.Client()
+			rdb.AddHook(trips)
 			opts = append(opts, mcpfleet.WithResultStore(st.Results))
 			gcfg.Activations, gcfg.Store, gcfg.StoreBackend = st.Activations, st, "redis"
 		}
@@ -181,6 +190,8 @@ func BenchmarkGateway(b *testing.B) {
 				round(call)
 			}
 			times := make([][]time.Duration, len(backends))
+			out0 := netOut(b, rdb)
+			trips0 := trips.n.Load()
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, j := range rand.Perm(len(backends)) {
@@ -196,8 +207,39 @@ func BenchmarkGateway(b *testing.B) {
 				b.ReportMetric(med[j], backends[j]+"-ns/round")
 			}
 			b.ReportMetric(med[0]/med[1], "redis/memory")
+			n := float64(len(times[1]))
+			b.ReportMetric(float64(trips.n.Load()-trips0)/n, "redis-trips/round")
+			b.ReportMetric(float64(netOut(b, rdb)-out0)/n, "redis-out-B/round")
 		})
 	}
+}
+
+// tripCounter is a go-redis hook that counts round trips: a command or a
+// pipeline each count one.
+type tripCounter struct{ n atomic.Int64 }
+
+func (t *tripCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (t *tripCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error { t.n.Add(1); return next(ctx, cmd) }
+}
+func (t *tripCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error { t.n.Add(1); return next(ctx, cmds) }
+}
+
+// netOut is the bytes Redis has sent to its clients (INFO stats).
+func netOut(b *testing.B, rdb redis.UniversalClient) int64 {
+	info, err := rdb.Info(context.Background(), "stats").Result()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for line := range strings.SplitSeq(info, "\r\n") {
+		if v, ok := strings.CutPrefix(line, "total_net_output_bytes:"); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n
+		}
+	}
+	b.Fatal("INFO stats has no total_net_output_bytes")
+	return 0
 }
 
 func indexHandle(s string) int {
