@@ -24,7 +24,7 @@
 // Every key starts with the prefix (default "mcpfleet:"):
 //
 //	res:<handle>          hash: server, tool, owner, stored, bytes, lines, step
-//	res:<handle>:text     the text, one string
+//	res:<handle>:text     list of the text in ChunkBytes pieces
 //	res:<handle>:idx      byte offset of every IndexStep-th line, 12 digits each
 //	results, bytes        the budget's index (sorted set) and byte counter
 //	act:<conversation>    list of loaded tool names

@@ -19,9 +19,14 @@ const (
 	DefaultTTL      = offload.DefaultTTL
 	DefaultMaxBytes = offload.DefaultMaxBytes
 	// IndexStep is how many lines apart the line index records a byte
-	// offset: a readResult page fetches its lines plus at most
+	// offset: a readResult page returns its lines plus at most
 	// 2×IndexStep-2 lines around them.
 	IndexStep = 32
+	// ChunkBytes is the size of the pieces a result's text is kept in. One
+	// string per result was slower to put and get than pieces (Redis
+	// allocates a megabyte afresh for each new result), and a page reads
+	// only the pieces its byte range spans.
+	ChunkBytes = 64 << 10
 	// indexWidth is the digits of one index entry: fixed, so that a
 	// lookup reads one entry with GETRANGE instead of the whole index.
 	indexWidth = 12
@@ -36,12 +41,11 @@ var ErrTooLarge = errors.New("redisstore: result larger than the store's byte bu
 // of every replica applies the same owner check.
 //
 // Each result is three keys, all expiring after the TTL: a hash of its
-// metadata, "<prefix>res:<handle>"; its text as one string,
+// metadata, "<prefix>res:<handle>"; its text in ChunkBytes pieces, a list
 // "<prefix>res:<handle>:text"; and a line index, "<prefix>res:<handle>:idx",
-// the byte offset of every IndexStep-th line in fixed-width decimal. A Put
-// is one SET of the text, as any Redis store pays, and a page read looks
-// up two index entries and fetches only that byte range (GETRANGE), in one
-// round trip.
+// the byte offset of every IndexStep-th line in fixed-width decimal. A page
+// read looks up two index entries and returns only that byte range, cut in
+// Redis from the one or two pieces it spans, in one round trip.
 //
 // The byte budget holds for all replicas together: a sorted set of
 // handles by store time and a byte counter are updated by one Lua script
@@ -105,13 +109,20 @@ func (r *ResultStore) Put(ctx context.Context, sr mcpfleet.StoredResult) (string
 	h := offload.NewHandle()
 	now := time.Now()
 	index, lines := lineIndex(sr.Text)
+	var chunks []any
+	for i := 0; i < len(sr.Text); i += ChunkBytes {
+		chunks = append(chunks, sr.Text[i:min(i+ChunkBytes, len(sr.Text))])
+	}
 	keys := []string{r.s.key("results"), r.s.key("bytes")}
 	args := []any{now.UnixMilli(), r.ttl.Milliseconds(), r.budget, size, h, r.s.prefix}
 	write := func(p redis.Pipeliner) {
 		p.HSet(ctx, r.metaKey(h), "server", sr.Server, "tool", sr.Tool, "owner", sr.Owner,
 			"stored", now.UnixNano(), "bytes", size, "lines", lines, "step", IndexStep)
 		p.PExpire(ctx, r.metaKey(h), r.ttl)
-		p.Set(ctx, r.textKey(h), sr.Text, r.ttl)
+		if len(chunks) > 0 {
+			p.RPush(ctx, r.textKey(h), chunks...)
+			p.PExpire(ctx, r.textKey(h), r.ttl)
+		}
 		p.Set(ctx, r.indexKey(h), index, r.ttl)
 	}
 	// One round trip: the script by its SHA, then the writes.
@@ -121,9 +132,10 @@ func (r *ResultStore) Put(ctx context.Context, sr mcpfleet.StoredResult) (string
 		return nil
 	})
 	if err != nil && redis.HasErrorPrefix(cmds[0].Err(), "NOSCRIPT") {
-		// A Redis that restarted has forgotten the script: send it whole.
-		// The writes of the first try are overwritten.
+		// A Redis that restarted has forgotten the script: send it whole,
+		// and drop the pieces the first try pushed.
 		_, err = r.s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+			p.Del(ctx, r.textKey(h))
 			reserve.Eval(ctx, p, keys, args...)
 			write(p)
 			return nil
@@ -201,10 +213,10 @@ func (r *ResultStore) Get(ctx context.Context, handle string) (mcpfleet.StoredRe
 	ctx, cancel := r.s.op(ctx)
 	defer cancel()
 	var hm *redis.MapStringStringCmd
-	var text *redis.StringCmd
+	var lr *redis.StringSliceCmd
 	_, err := r.s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
 		hm = p.HGetAll(ctx, r.metaKey(handle))
-		text = p.Get(ctx, r.textKey(handle))
+		lr = p.LRange(ctx, r.textKey(handle), 0, -1)
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
@@ -214,24 +226,30 @@ func (r *ResultStore) Get(ctx context.Context, handle string) (mcpfleet.StoredRe
 	if err != nil {
 		return mcpfleet.StoredResult{}, err
 	}
-	m.sr.Text = text.Val()
-	if len(m.sr.Text) != m.bytes { // expired between the two reads
+	var b strings.Builder
+	b.Grow(m.bytes)
+	for _, c := range lr.Val() {
+		b.WriteString(c)
+	}
+	if b.Len() != m.bytes { // expired between the two reads
 		return mcpfleet.StoredResult{}, mcpfleet.ErrResultNotFound
 	}
+	m.sr.Text = b.String()
 	return m.sr, nil
 }
 
 // page returns a result's metadata (HGETALL's flat list), the bytes that
 // hold lines [from, from+n) with up to IndexStep-1 lines on either side,
 // and the number of the first line returned, in one round trip: the byte
-// range comes from two entries of the line index.
+// range comes from two entries of the line index, and only the pieces it
+// spans are read.
 var page = redis.NewScript(`
 local m = redis.call('HGETALL', KEYS[1])
 if #m == 0 then return false end
-local from, n, step, width = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local lines = 0
+local from, n, step, width, chunk = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local lines, bytes = 0, 0
 for i = 1, #m, 2 do
-  if m[i] == 'lines' then lines = tonumber(m[i + 1]) end
+  if m[i] == 'lines' then lines = tonumber(m[i + 1]) elseif m[i] == 'bytes' then bytes = tonumber(m[i + 1]) end
 end
 if n == 0 or from >= lines then return {m, '', 0} end
 local function entry(e)
@@ -242,13 +260,18 @@ end
 local a = math.floor(from / step)
 local start = entry(a)
 if not start then return {m, false, 0} end
-local stop = -1
+local stop = bytes - 1
 local b = math.floor((from + n + step - 1) / step)
 if b * step < lines then
   local e = entry(b)
   if e then stop = e - 1 end
 end
-return {m, redis.call('GETRANGE', KEYS[2], start, stop), a * step}
+-- the pieces that hold bytes [start, stop], joined, then cut to them
+local first = math.floor(start / chunk)
+local pieces = redis.call('LRANGE', KEYS[2], first, math.floor(stop / chunk))
+local text = table.concat(pieces)
+local lo = start - first * chunk
+return {m, string.sub(text, lo + 1, lo + stop - start + 1), a * step}
 `)
 
 // ReadLines implements mcpfleet.LineReader: in one round trip it reads
@@ -258,7 +281,7 @@ func (r *ResultStore) ReadLines(ctx context.Context, handle string, from, n int)
 	defer cancel()
 	from, n = max(from, 0), max(n, 0)
 	keys := []string{r.metaKey(handle), r.textKey(handle), r.indexKey(handle)}
-	res, err := page.Run(ctx, r.s.client, keys, from, n, IndexStep, indexWidth).Slice()
+	res, err := page.Run(ctx, r.s.client, keys, from, n, IndexStep, indexWidth, ChunkBytes).Slice()
 	if errors.Is(err, redis.Nil) {
 		return mcpfleet.StoredResult{}, 0, mcpfleet.ErrResultNotFound
 	}
