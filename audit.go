@@ -21,7 +21,7 @@ func openAudit(o *options, cfg *config.Fleet) error {
 	if a.Path == "" {
 		return nil
 	}
-	l, err := audit.Open(audit.Config{Path: a.Path, MaxBytes: a.MaxBytes, MaxFiles: a.MaxFiles})
+	l, err := audit.Open(audit.Config{Path: a.Path, MaxBytes: a.MaxBytes, MaxFiles: a.MaxFiles, Sync: a.Sync})
 	if err != nil {
 		return fmt.Errorf("mcpfleet: audit.path: %w", err)
 	}

@@ -69,6 +69,8 @@ type Fleet struct {
 	Cache Cache `koanf:"cache" json:"cache,omitzero"`
 	// RateLimits bounds each caller's calls per kind (mcpfleet serve).
 	RateLimits RateLimits `koanf:"rate_limits" json:"rate_limits,omitzero"`
+	// RequestLimits bounds what one client may send to mcpfleet serve.
+	RequestLimits RequestLimits `koanf:"request_limits" json:"request_limits,omitzero"`
 	// Telemetry chooses the trace and metric exporters (telemetry.go).
 	Telemetry Telemetry `koanf:"telemetry" json:"telemetry,omitzero"`
 	// Audit turns on the audit log, one JSON line per call.

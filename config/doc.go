@@ -62,6 +62,8 @@
 //     see Cache keys below.
 //   - rate_limits (map): calls per minute each caller of mcpfleet serve
 //     may make to a kind; see Rate limit keys below.
+//   - request_limits (map): what one request to mcpfleet serve may send;
+//     see Request limit keys below.
 //   - neutralize (boolean, default true): false returns tool output as the
 //     server sent it, without the envelope that marks it as data and
 //     defuses text imitating instructions. Only for a fleet whose consumer
@@ -84,7 +86,8 @@
 //     keys leave the choice to the OTEL_* variables. See [Telemetry] and
 //     docs/observability.md.
 //   - audit (map): path (the folder must exist; relative to the file's
-//     folder), max_bytes, max_files: one JSON line per call. See [Audit].
+//     folder), max_bytes, max_files and sync (always, interval or never;
+//     default interval): one JSON line per call. See [Audit].
 //   - start (string: eager, lazy or background; default eager): how
 //     servers start. lazy and background serve each server's last tool
 //     list from the tool cache beside the file, so New returns at once;
@@ -311,6 +314,28 @@
 //   - kinds.<kind>.per (string, default "server"): "server" counts each
 //     server of the kind apart, "kind" counts them together.
 //
+// # Request limit keys
+//
+// A shared gateway serves many callers, so mcpfleet serve bounds what one
+// request may send; each refusal says the limit and the size sent. serve's
+// flags (--max-request-bytes, --max-query-bytes, --max-describe-names,
+// --max-pattern-bytes) override these keys. 0 or an absent key means the
+// default.
+//
+//	request_limits: {body_bytes: 4194304, query_bytes: 8192, describe_names: 50, grep_pattern_bytes: 512}
+//
+// Its keys:
+//
+//   - body_bytes (1 to 1 GiB, default 4 MiB): a /mcp request body; over it,
+//     HTTP 413 before the body is read whole.
+//   - query_bytes (1 to 1 MiB, default 8192): a searchTools query.
+//   - describe_names (1 to 10000, default 50): names in one describeTools
+//     call.
+//   - grep_pattern_bytes (1 to 512, default 512): a grepResult pattern;
+//     512 is also the Mux's own bound.
+//
+// A value out of bounds is a problem that names the nearest valid value.
+//
 // # Merging kind and server settings
 //
 // [Fleet.Transformers] is the kind's list then the server's, duplicates
@@ -350,6 +375,10 @@
 //	MCPFLEET_RELIABILITY__BREAKER__FAILURES=3              reliability.breaker.failures
 //	MCPFLEET_RESULT_STORE__TTL=10m                         result_store.ttl
 //	MCPFLEET_STORE__REDIS__URL=redis://redis:6379          store.redis.url
+//	MCPFLEET_CACHE__KINDS__KUBERNETES__TTL=30s             cache.kinds.kubernetes.ttl
+//	MCPFLEET_RATE_LIMITS__KINDS__KUBERNETES__CALLS_PER_MINUTE=60
+//	MCPFLEET_RATE_LIMITS__ON_STORE_ERROR=closed            rate_limits.on_store_error
+//	MCPFLEET_REQUEST_LIMITS__BODY_BYTES=1048576            request_limits.body_bytes
 //	MCPFLEET_NEUTRALIZE=false                              neutralize
 //
 // The rules:
@@ -360,7 +389,8 @@
 //     no server is a problem.
 //   - A kind is matched the same way against the kinds in the file; an
 //     unmatched kind is lowercased and creates that kind's settings (which
-//     Validate then requires some server to have).
+//     Validate then requires some server to have). The same holds for the
+//     kind under CACHE__KINDS__ and RATE_LIMITS__KINDS__.
 //   - Any server or kind settings key can be set. For a map key (env,
 //     headers, field_map, catalog_lines, aliases, avoid_when, tool_scopes)
 //     one more level names the entry, and that entry name keeps its case.
@@ -371,8 +401,10 @@
 //   - Numbers and durations are written as in the file ("30s", "8");
 //     booleans as true or false (1 and 0 also work).
 //   - Other MCPFLEET_ variables (for example ones the CLI reads) are
-//     ignored. An unknown key under SERVERS__, KIND_SETTINGS__,
-//     RELIABILITY__, RESULT_STORE__ or STORE__ is a problem.
+//     ignored. An unknown key under SERVERS__, KIND_SETTINGS__ or a
+//     section (RELIABILITY__, RESULT_STORE__, SEARCH__, STORE__,
+//     TELEMETRY__, AUDIT__, CACHE__, RATE_LIMITS__, REQUEST_LIMITS__) is a
+//     problem, with the nearest valid key.
 //
 // Overrides apply before ${VAR} expansion, so an override may use ${VAR}.
 //
@@ -393,7 +425,7 @@
 // Problem's Server is "servers[i] (name)", "kind_settings.<kind>",
 // "reliability", "reliability.breaker", "result_store", "store",
 // "store.redis", "cache.kinds.<kind>", "rate_limits",
-// "rate_limits.kinds.<kind>", or "" for the top
+// "rate_limits.kinds.<kind>", "request_limits", or "" for the top
 // level and for MCPFLEET_ variables (then Field is the variable's name). An unknown key is reported with Field "key" and the key
 // as Value. A wrong type names the expected and the found shape, never the
 // value. Problems are listed in a stable order: environment problems

@@ -19,6 +19,16 @@ const EnvPrefix = "MCPFLEET_"
 func envOverrides(raw map[string]any, environ func() []string) (map[string]any, []Problem) {
 	servers := rawServerNames(raw)
 	kinds := rawKindNames(raw)
+	// kindOf names the kind an env segment stands for, as under
+	// KIND_SETTINGS__: a map keyed by kind (cache.kinds, rate_limits.kinds)
+	// takes it.
+	kindOf := func(seg string) string {
+		if kind, ok := matchName(seg, kinds); ok {
+			return kind
+		}
+		return strings.ToLower(seg) // Validate names an unknown kind
+	}
+	sections := envSections()
 	var problems []Problem
 	transform := func(name, value string) (string, any) {
 		segs := strings.Split(strings.TrimPrefix(name, EnvPrefix), "__")
@@ -30,21 +40,10 @@ func envOverrides(raw map[string]any, environ func() []string) (map[string]any, 
 		switch {
 		case (top == "deferred_tools" || top == "neutralize") && len(segs) == 1:
 			return top, value
-		case (top == "reliability" || top == "result_store" || top == "search" || top == "store" || top == "telemetry" || top == "audit") && len(segs) == 1:
-			example := map[string]string{"reliability": "QUEUE_TIMEOUT", "result_store": "TTL", "search": "LEXICON", "store": "BACKEND", "telemetry": "TRACES", "audit": "PATH"}[top]
-			return bad("", "a key after "+segs[0]+"__, e.g. "+name+"__"+example, "")
-		case top == "search":
-			return envField(reflect.TypeFor[Search](), []string{top}, segs[1:], value, bad)
-		case top == "reliability":
-			return envField(reflect.TypeFor[Reliability](), []string{top}, segs[1:], value, bad)
-		case top == "result_store":
-			return envField(reflect.TypeFor[ResultStore](), []string{top}, segs[1:], value, bad)
-		case top == "store":
-			return envField(reflect.TypeFor[Store](), []string{top}, segs[1:], value, bad)
-		case top == "telemetry":
-			return envField(reflect.TypeFor[Telemetry](), []string{top}, segs[1:], value, bad)
-		case top == "audit":
-			return envField(reflect.TypeFor[Audit](), []string{top}, segs[1:], value, bad)
+		case sections[top] != nil && len(segs) == 1:
+			return bad("", "a key after "+segs[0]+"__, e.g. "+name+"__"+envSectionExamples()[top], "")
+		case sections[top] != nil:
+			return envField(sections[top], []string{top}, segs[1:], value, kindOf, bad)
 		case (top == "servers" || top == "kind_settings") && len(segs) == 2:
 			example := map[string]string{"servers": "URL", "kind_settings": "JOIN_SEPARATOR"}[top]
 			return bad("", "a key after "+segs[1]+"__, e.g. "+name+"__"+example, "")
@@ -53,13 +52,11 @@ func envOverrides(raw map[string]any, environ func() []string) (map[string]any, 
 			if !ok {
 				return bad(segs[1], "the name of a server in the file: "+strings.Join(servers, ", "), suggest(segs[1], servers))
 			}
-			return envField(reflect.TypeFor[Server](), []string{"servers", server}, segs[2:], value, bad)
+			return envField(reflect.TypeFor[Server](), []string{"servers", server}, segs[2:], value, kindOf, bad)
 		case top == "kind_settings" && len(segs) >= 3:
-			kind, ok := matchName(segs[1], kinds)
-			if !ok {
-				kind = strings.ToLower(segs[1]) // a new kind's settings; Validate checks some server has it
-			}
-			return envField(reflect.TypeFor[KindSettings](), []string{"kind_settings", kind}, segs[2:], value, bad)
+			// A new kind's settings are created; Validate checks some
+			// server has the kind.
+			return envField(reflect.TypeFor[KindSettings](), []string{"kind_settings", kindOf(segs[1])}, segs[2:], value, kindOf, bad)
 		}
 		return "", nil
 	}
@@ -72,10 +69,36 @@ func envOverrides(raw map[string]any, environ func() []string) (map[string]any, 
 	return m, problems
 }
 
-// envField maps the segments after a server or kind to a key path. Keys
-// are lowercased, but a map entry's key keeps its case (FIELD_MAP__podName).
-// Lists are comma-separated.
-func envField(t reflect.Type, path, segs []string, value string,
+// envSections returns the top-level sections an override addresses by
+// their own keys, and envSectionExamples a key of each for error text.
+func envSections() map[string]reflect.Type {
+	return map[string]reflect.Type{
+		"reliability":    reflect.TypeFor[Reliability](),
+		"result_store":   reflect.TypeFor[ResultStore](),
+		"search":         reflect.TypeFor[Search](),
+		"store":          reflect.TypeFor[Store](),
+		"telemetry":      reflect.TypeFor[Telemetry](),
+		"audit":          reflect.TypeFor[Audit](),
+		"cache":          reflect.TypeFor[Cache](),
+		"rate_limits":    reflect.TypeFor[RateLimits](),
+		"request_limits": reflect.TypeFor[RequestLimits](),
+	}
+}
+
+func envSectionExamples() map[string]string {
+	return map[string]string{
+		"reliability": "QUEUE_TIMEOUT", "result_store": "TTL", "search": "LEXICON", "store": "BACKEND",
+		"telemetry": "TRACES", "audit": "PATH", "cache": "KINDS__KUBERNETES__TTL",
+		"rate_limits": "ON_STORE_ERROR", "request_limits": "BODY_BYTES",
+	}
+}
+
+// envField maps the segments after a section, server or kind to a key
+// path. Keys are lowercased, but a map entry's key keeps its case
+// (FIELD_MAP__podName). A map of structs is keyed by kind (cache.kinds,
+// rate_limits.kinds): kindOf names the kind of its segment. Lists are
+// comma-separated.
+func envField(t reflect.Type, path, segs []string, value string, kindOf func(string) string,
 	bad func(got, want, hint string) (string, any)) (string, any) {
 	key := strings.ToLower(segs[0])
 	known := keysOf(t)
@@ -89,7 +112,13 @@ func envField(t reflect.Type, path, segs []string, value string,
 		if len(segs) < 2 {
 			return bad("", "a key after "+strings.ToUpper(key)+"__, one of "+strings.Join(sortedCopy(keysOf(ft)), ", "), "")
 		}
-		return envField(ft, path, segs[1:], value, bad)
+		return envField(ft, path, segs[1:], value, kindOf, bad)
+	}
+	if ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct { // cache.kinds.<kind>.ttl
+		if len(segs) < 3 || segs[1] == "" {
+			return bad("", strings.ToUpper(key)+"__<KIND>__<KEY>, one of "+strings.Join(sortedCopy(keysOf(ft.Elem())), ", ")+" for a kind", "")
+		}
+		return envField(ft.Elem(), append(path, kindOf(segs[1])), segs[2:], value, kindOf, bad)
 	}
 	if ft.Kind() == reflect.Map {
 		if len(segs) != 2 || segs[1] == "" {
@@ -159,7 +188,7 @@ func mergeEnv(raw, over map[string]any) {
 			raw[key] = v
 		}
 	}
-	for _, key := range []string{"kind_settings", "reliability", "result_store", "search", "store", "telemetry", "audit"} {
+	for _, key := range append([]string{"kind_settings"}, sortedKeys(envSections())...) {
 		o, ok := asMap(over[key])
 		if !ok {
 			continue

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -55,6 +56,15 @@ func TestEnvOverrides(t *testing.T) {
 			func(f *Fleet) any { s, _ := f.Server("gitlab_b"); return s.Headers }, map[string]string{"Authorization": "Bearer x"}},
 		{"server args list", []string{"MCPFLEET_SERVERS__K8S_1__ARGS=--a,--b"},
 			func(f *Fleet) any { s, _ := f.Server("k8s-1"); return s.Args }, []string{"--a", "--b"}},
+		{"cache kind ttl and tools", []string{"MCPFLEET_CACHE__KINDS__KUBERNETES__TTL=30s", "MCPFLEET_CACHE__KINDS__KUBERNETES__TOOLS=pods_log, pods_list"},
+			func(f *Fleet) any { return f.Cache.Kinds }, map[string]KindCache{"kubernetes": {TTL: 30 * time.Second, Tools: []string{"pods_log", "pods_list"}}}},
+		{"cache kind with dash matched by underscore", []string{"MCPFLEET_CACHE__KINDS__GIT_LAB__TTL=1m"},
+			func(f *Fleet) any { return f.Cache.Kinds["git-lab"].TTL }, time.Minute},
+		{"rate limits", []string{"MCPFLEET_RATE_LIMITS__ON_STORE_ERROR=closed", "MCPFLEET_RATE_LIMITS__KINDS__KUBERNETES__CALLS_PER_MINUTE=60", "MCPFLEET_RATE_LIMITS__KINDS__KUBERNETES__PER=kind"},
+			func(f *Fleet) any { return f.RateLimits },
+			RateLimits{OnStoreError: "closed", Kinds: map[string]RateLimit{"kubernetes": {CallsPerMinute: 60, Per: "kind"}}}},
+		{"request limits", []string{"MCPFLEET_REQUEST_LIMITS__BODY_BYTES=1048576", "MCPFLEET_REQUEST_LIMITS__GREP_PATTERN_BYTES=128"},
+			func(f *Fleet) any { return f.RequestLimits }, RequestLimits{BodyBytes: 1 << 20, GrepPatternBytes: 128}},
 		{"other MCPFLEET_ variables are ignored", []string{"MCPFLEET_CONFIG=/x.yaml", "MCPFLEET_LOG_LEVEL=debug", "OTHER_DEFERRED_TOOLS=on"},
 			func(f *Fleet) any { return f.DeferredTools }, "auto"},
 	}
@@ -89,6 +99,18 @@ func TestEnvOverrideProblems(t *testing.T) {
 			[]string{`MCPFLEET_SERVERS__K8S_1: want a key after K8S_1__, e.g. MCPFLEET_SERVERS__K8S_1__URL`}},
 		{"kind nobody has", []string{"MCPFLEET_KIND_SETTINGS__KUBERNETS__JOIN_SEPARATOR=,"},
 			[]string{`kind_settings.kubernets: kind: got "kubernets", want a kind some server has: git-lab, kubernetes (did you mean "kubernetes"?)`}},
+		{"cache kind nobody has", []string{"MCPFLEET_CACHE__KINDS__KUBERNETS__TTL=30s"},
+			[]string{`cache.kinds.kubernets: kind: got "kubernets", want a kind some server has: git-lab, kubernetes (did you mean "kubernetes"?)`}},
+		{"cache kind without key", []string{"MCPFLEET_CACHE__KINDS__KUBERNETES=30s"},
+			[]string{`MCPFLEET_CACHE__KINDS__KUBERNETES: want KINDS__<KIND>__<KEY>, one of tools, ttl for a kind`}},
+		{"rate limit unknown key", []string{"MCPFLEET_RATE_LIMITS__KINDS__KUBERNETES__CALLS_PER_MINUT=5"},
+			[]string{`MCPFLEET_RATE_LIMITS__KINDS__KUBERNETES__CALLS_PER_MINUT: got "CALLS_PER_MINUT", want one of calls_per_minute, per (did you mean "calls_per_minute"?)`}},
+		{"rate limit bad value", []string{"MCPFLEET_RATE_LIMITS__KINDS__KUBERNETES__CALLS_PER_MINUTE=0"},
+			[]string{`rate_limits.kinds.kubernetes: calls_per_minute: got "0", want a number of calls > 0, like 60`}},
+		{"request limit over its bound", []string{"MCPFLEET_REQUEST_LIMITS__GREP_PATTERN_BYTES=4096"},
+			[]string{`request_limits: grep_pattern_bytes: got "4096", want a number from 1 to 512 (did you mean "512"?)`}},
+		{"section without key", []string{"MCPFLEET_RATE_LIMITS=5"},
+			[]string{`MCPFLEET_RATE_LIMITS: want a key after RATE_LIMITS__, e.g. MCPFLEET_RATE_LIMITS__ON_STORE_ERROR`}},
 		{"bad value", []string{"MCPFLEET_DEFERRED_TOOLS=sometimes"},
 			[]string{`deferred_tools: got "sometimes", want one of on, off, auto, auto:N%, auto:N`}},
 	}

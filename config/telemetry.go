@@ -63,7 +63,22 @@ type Audit struct {
 	// MaxFiles is how many rotated files (path.1 … path.N) are kept
 	// (0 = DefaultAuditMaxFiles).
 	MaxFiles int `koanf:"max_files" json:"max_files,omitempty"`
+	// Sync says when lines are forced to disk (fsync): AuditSyncAlways
+	// after each line, AuditSyncInterval (the default, "") within a
+	// second and at rotation and exit, AuditSyncNever leaves it to the
+	// operating system. See docs/observability.md.
+	Sync string `koanf:"sync" json:"sync,omitempty"`
 }
+
+// Values of Audit.Sync.
+const (
+	AuditSyncAlways   = "always"
+	AuditSyncInterval = "interval"
+	AuditSyncNever    = "never"
+)
+
+// AuditSyncModes lists the valid Audit.Sync values.
+func AuditSyncModes() []string { return []string{AuditSyncAlways, AuditSyncInterval, AuditSyncNever} }
 
 // TraceExporters and MetricExporters list the accepted exporter names.
 func TraceExporters() []string  { return []string{ExporterOTLP, ExporterNone} }
@@ -93,7 +108,10 @@ func (f *Fleet) validateTelemetry(add func(Problem)) {
 	if a.MaxFiles < 0 {
 		add(Problem{Server: "audit", Field: "max_files", Value: fmt.Sprint(a.MaxFiles), Want: fmt.Sprintf("a number >= 0 (0 means %d)", DefaultAuditMaxFiles)})
 	}
-	if a.Path == "" && (a.MaxBytes != 0 || a.MaxFiles != 0) {
+	if m := a.Sync; m != "" && !slices.Contains(AuditSyncModes(), m) {
+		add(Problem{Server: "audit", Field: "sync", Value: m, Want: "one of " + strings.Join(AuditSyncModes(), ", "), Hint: suggest(m, AuditSyncModes())})
+	}
+	if a.Path == "" && (a.MaxBytes != 0 || a.MaxFiles != 0 || a.Sync != "") {
 		add(Problem{Server: "audit", Field: "path", Want: "the log file's path, since other audit keys are set"})
 	}
 }

@@ -13,7 +13,7 @@ func TestTelemetryAndAuditDecode(t *testing.T) {
 	dir := t.TempDir()
 	doc := `servers: [{name: a, command: x}]
 telemetry: {traces: otlp, metrics: prometheus, service_name: bot, semconv: "1.41.0", capture_bytes: 512}
-audit: {path: logs/audit.jsonl, max_bytes: 1000, max_files: 2}
+audit: {path: logs/audit.jsonl, max_bytes: 1000, max_files: 2, sync: always}
 `
 	if err := os.Mkdir(filepath.Join(dir, "logs"), 0o755); err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ audit: {path: logs/audit.jsonl, max_bytes: 1000, max_files: 2}
 		A Audit
 	}{
 		Telemetry{Traces: "otlp", Metrics: "prometheus", ServiceName: "env-bot", Semconv: Semconv, CaptureBytes: 512},
-		Audit{Path: filepath.Join(dir, "logs", "audit.jsonl"), MaxBytes: 1000, MaxFiles: 2},
+		Audit{Path: filepath.Join(dir, "logs", "audit.jsonl"), MaxBytes: 1000, MaxFiles: 2, Sync: AuditSyncAlways},
 	}
 	got := struct {
 		T Telemetry
@@ -57,6 +57,8 @@ func TestTelemetryProblems(t *testing.T) {
 			`audit: path: got "` + filepath.Join(dir, "nowhere", "audit.jsonl") + `", want a file in an existing folder (` + filepath.Join(dir, "nowhere") + `: no such folder)`},
 		{"audit path is a folder", `audit: {path: .}`,
 			`audit: path: got "` + dir + `", want a file, not a folder`},
+		{"audit sync mode unknown", `audit: {path: a.jsonl, sync: alwyas}`,
+			`audit: sync: got "alwyas", want one of always, interval, never (did you mean "always"?)`},
 		{"audit keys without a path", `audit: {max_files: 3}`,
 			`audit: path: want the log file's path, since other audit keys are set`},
 	} {

@@ -154,6 +154,7 @@ func (f *Fleet) validateReliability(add func(Problem)) {
 		add(Problem{Server: "result_store", Field: "ttl", Value: f.ResultStore.TTL.String(), Want: "a duration > 0 (leave it out for 1h)"})
 	}
 	f.Store.validate(add)
+	f.RequestLimits.validate(add)
 }
 
 func (f *Fleet) validateConnection(loc string, s Server, add func(Problem)) {

@@ -51,7 +51,7 @@
 //	    lists tools without a hand-written catalog line and colliding lines.
 //	status       --config F [--json]
 //	    Each server's state, tool count, reconnects and last error.
-//	serve        --config F [--transport stdio|http] [--addr A] [--token-file F] [--scopes s,…] [--max-request-bytes N]
+//	serve        --config F [--transport stdio|http] [--addr A] [--token-file F] [--scopes s,…] [--max-request-bytes N] [--max-query-bytes N] [--max-describe-names N] [--max-pattern-bytes N]
 //	    Serves the fleet as one MCP server until SIGTERM, SIGINT or the end
 //	    of stdin. With store.backend redis in the fleet file, replicas share
 //	    offloaded results and conversations (docs/replicas.md).

@@ -15,9 +15,28 @@ import (
 
 // Defaults for zero Config fields.
 const (
-	DefaultMaxBytes = 100 << 20
-	DefaultMaxFiles = 5
+	DefaultMaxBytes     = 100 << 20
+	DefaultMaxFiles     = 5
+	DefaultSyncInterval = time.Second
 )
+
+// Sync modes, for Config.Sync: when written lines are forced to disk
+// (fsync), so that a machine crash, not only a killed process, keeps them.
+const (
+	// SyncAlways forces each line to disk before Write returns: no line a
+	// call has recorded is lost, at the cost of one fsync per call.
+	SyncAlways = "always"
+	// SyncInterval (the default) forces lines to disk at most
+	// SyncInterval after they were written, in the background, and on
+	// rotation and Close: a machine crash loses at most the last interval.
+	SyncInterval = "interval"
+	// SyncNever leaves flushing to the operating system, as a plain log
+	// file does; rotation and Close do not fsync either.
+	SyncNever = "never"
+)
+
+// SyncModes lists the valid Config.Sync values.
+func SyncModes() []string { return []string{SyncAlways, SyncInterval, SyncNever} }
 
 // Config says where the log goes.
 type Config struct {
@@ -29,6 +48,12 @@ type Config struct {
 	MaxBytes int64
 	// MaxFiles is how many rotated files are kept (0 = DefaultMaxFiles).
 	MaxFiles int
+	// Sync is SyncAlways, SyncInterval or SyncNever; "" means
+	// SyncInterval.
+	Sync string
+	// SyncInterval bounds how long a line waits for its fsync under
+	// SyncInterval (0 = DefaultSyncInterval).
+	SyncInterval time.Duration
 }
 
 // Record is one line of the log.
@@ -75,6 +100,8 @@ type Log struct {
 	mu   sync.Mutex
 	f    *os.File
 	size int64
+	// syncing is set while a background fsync is scheduled (SyncInterval).
+	syncing bool
 }
 
 // Open opens (or creates) the log at cfg.Path for appending, first cutting
@@ -88,6 +115,16 @@ func Open(cfg Config) (*Log, error) {
 	}
 	if cfg.MaxFiles <= 0 {
 		cfg.MaxFiles = DefaultMaxFiles
+	}
+	switch cfg.Sync {
+	case "":
+		cfg.Sync = SyncInterval
+	case SyncAlways, SyncInterval, SyncNever:
+	default:
+		return nil, fmt.Errorf("audit: Config.Sync %q, want one of %v", cfg.Sync, SyncModes())
+	}
+	if cfg.SyncInterval <= 0 {
+		cfg.SyncInterval = DefaultSyncInterval
 	}
 	if err := repair(cfg.Path); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
@@ -172,11 +209,47 @@ func (l *Log) Write(r Record) error {
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
+	switch {
+	case l.cfg.Sync == SyncAlways:
+		if err := l.f.Sync(); err != nil {
+			return fmt.Errorf("audit: sync: %w", err)
+		}
+	case l.cfg.Sync == SyncInterval && !l.syncing:
+		l.syncing = true
+		time.AfterFunc(l.cfg.SyncInterval, l.syncNow)
+	}
+	return nil
+}
+
+// syncNow forces what was written to disk (SyncInterval's background
+// fsync). The fsync runs outside the lock, so writers do not wait for the
+// disk; a file rotated or closed meanwhile was synced then.
+func (l *Log) syncNow() {
+	l.mu.Lock()
+	f := l.f
+	l.syncing = false
+	l.mu.Unlock()
+	if f != nil {
+		_ = f.Sync() // fails only for a file closed meanwhile, which was synced
+	}
+}
+
+// syncBeforeClose forces the current file to disk unless Sync is never.
+func (l *Log) syncBeforeClose() error {
+	if l.cfg.Sync == SyncNever {
+		return nil
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("audit: sync: %w", err)
+	}
 	return nil
 }
 
 // rotate shifts path.N-1 → path.N … path → path.1 and starts a new file.
 func (l *Log) rotate() error {
+	if err := l.syncBeforeClose(); err != nil {
+		return err
+	}
 	if err := l.f.Close(); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
@@ -198,14 +271,15 @@ func (l *Log) rotate() error {
 	return nil
 }
 
-// Close closes the file. Writes after Close fail.
+// Close forces the file to disk (unless Sync is never) and closes it.
+// Writes after Close fail.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
 		return nil
 	}
-	err := l.f.Close()
+	err := errors.Join(l.syncBeforeClose(), l.f.Close())
 	l.f = nil
 	return err
 }

@@ -85,8 +85,14 @@ func lines(t *testing.T, paths ...string) int {
 // TestConcurrentWriters: lines from many goroutines never interleave,
 // across rotations, and rotation keeps MaxFiles files.
 func TestConcurrentWriters(t *testing.T) {
+	for _, mode := range audit.SyncModes() {
+		t.Run(mode, func(t *testing.T) { concurrentWriters(t, mode) })
+	}
+}
+
+func concurrentWriters(t *testing.T, mode string) {
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
-	l, err := audit.Open(audit.Config{Path: path, MaxBytes: 32 << 10, MaxFiles: 2})
+	l, err := audit.Open(audit.Config{Path: path, MaxBytes: 32 << 10, MaxFiles: 2, Sync: mode, SyncInterval: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,4 +234,56 @@ func FuzzOpen(f *testing.F) {
 			t.Errorf("Open changed more than a torn tail: kept %q of %q", kept, old)
 		}
 	})
+}
+
+// TestSyncMode: an unknown mode is refused at Open, naming the valid ones;
+// under SyncInterval a line is on disk, and a write after the background
+// sync schedules another.
+func TestSyncMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	if _, err := audit.Open(audit.Config{Path: path, Sync: "sometimes"}); err == nil || !strings.Contains(err.Error(), "always interval never") {
+		t.Errorf("Open with Sync sometimes: %v, want an error listing the modes", err)
+	}
+	l, err := audit.Open(audit.Config{Path: path, SyncInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := l.Write(record(0, i)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond) // the background sync runs meanwhile
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Write(record(0, 3)); err == nil {
+		t.Error("Write after Close succeeded")
+	}
+	if n := lines(t, path); n != 3 {
+		t.Errorf("%d lines, want 3", n)
+	}
+}
+
+// BenchmarkWrite is one line written under each sync mode, on the test's
+// temporary folder's file system.
+//
+//	go test -run '^$' -bench BenchmarkWrite -count 6 ./internal/audit
+func BenchmarkWrite(b *testing.B) {
+	for _, mode := range audit.SyncModes() {
+		b.Run(mode, func(b *testing.B) {
+			l, err := audit.Open(audit.Config{Path: filepath.Join(b.TempDir(), "audit.jsonl"), Sync: mode})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer l.Close()
+			r := record(0, 0)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := l.Write(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

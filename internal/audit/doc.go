@@ -9,5 +9,12 @@
 // appending, so every line of the file parses. It rotates by size: path.1
 // is the newest rotated file, path.N the oldest kept.
 //
+// A killed process loses nothing the kernel had accepted; a machine crash
+// loses what the kernel had not yet written to disk. Config.Sync chooses
+// how much that may be: SyncAlways fsyncs every line (one fsync per call),
+// SyncInterval (the default) fsyncs in the background at most a second
+// after a line and at rotation and Close, SyncNever leaves it to the
+// operating system.
+//
 // A Mux opens one when the fleet file says audit: {path: …}.
 package audit

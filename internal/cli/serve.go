@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -29,17 +30,31 @@ const envServeTokens = "MCPFLEET_SERVE_TOKENS"
 // runServe serves the fleet as one MCP server until SIGTERM, SIGINT, ctx's
 // end or (stdio) the end of stdin, then drains and closes the fleet.
 func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs, c := newFlagSet("serve", "--config FILE [--transport stdio|http] [--addr 127.0.0.1:7777] [--token-file FILE] [--scopes LIST] [--max-request-bytes N]", env, stderr)
+	fs, c := newFlagSet("serve", "--config FILE [--transport stdio|http] [--addr 127.0.0.1:7777] [--token-file FILE] [--scopes LIST] [--max-request-bytes N] [--max-query-bytes N] [--max-describe-names N] [--max-pattern-bytes N]", env, stderr)
 	transport := fs.String("transport", "stdio", "stdio, or http (streamable HTTP at /mcp, plus /healthz and /metrics)")
 	addr := fs.String("addr", "127.0.0.1:7777", "HTTP listen `address`; a non-loopback address needs tokens")
 	tokenFile := fs.String("token-file", "", "bearer tokens for HTTP, one `token: scope,scope` a line; default $"+envServeTokens)
 	scopes := fs.String("scopes", "read", "comma-separated scopes of callers without a token (stdio, or HTTP without tokens); \"*\" grants all")
-	maxBody := fs.Int64("max-request-bytes", gateway.DefaultMaxRequestBytes, "largest /mcp request body in `bytes`; larger ones get HTTP 413")
+	// The request limits default to the fleet file's request_limits; a
+	// flag given overrides the file.
+	maxBody := fs.Int64("max-request-bytes", 0, "largest /mcp request body in `bytes`; larger ones get HTTP 413 (default request_limits.body_bytes, else 4 MiB)")
+	maxQuery := fs.Int("max-query-bytes", 0, "longest searchTools query in `bytes` (default request_limits.query_bytes, else 8192)")
+	maxNames := fs.Int("max-describe-names", 0, "most names in one describeTools call (default request_limits.describe_names, else 50)")
+	maxPattern := fs.Int("max-pattern-bytes", 0, "longest grepResult pattern in `bytes`, at most 512 (default request_limits.grep_pattern_bytes, else 512)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("serve takes no arguments, got %q", fs.Args())
+	}
+	for name, v := range map[string]int64{"max-request-bytes": *maxBody, "max-query-bytes": int64(*maxQuery),
+		"max-describe-names": int64(*maxNames), "max-pattern-bytes": int64(*maxPattern)} {
+		if v < 0 {
+			return usageErrorf("--%s must be > 0, got %d", name, v)
+		}
+	}
+	if *maxPattern > config.MaxGrepPatternBytes {
+		return usageErrorf("--max-pattern-bytes must be at most %d (the longest pattern grepResult runs), got %d", config.MaxGrepPatternBytes, *maxPattern)
 	}
 	if *transport != "stdio" && *transport != "http" {
 		return usageErrorf("--transport must be stdio or http, got %q", *transport)
@@ -95,8 +110,11 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	if c.strict {
 		opts = append(opts, mcpfleet.WithStrict())
 	}
+	lim := cfg.RequestLimits
 	gcfg := gateway.Config{Catalog: catCfg, Name: "mcpfleet", Scopes: splitList(*scopes), Tokens: tokens, Logger: log,
-		MaxRequestBytes: *maxBody, Activations: &catalog.MemoryStore{}}
+		MaxRequestBytes: cmp.Or(*maxBody, lim.BodyBytes), MaxQueryBytes: cmp.Or(*maxQuery, lim.QueryBytes),
+		MaxDescribeNames: cmp.Or(*maxNames, lim.DescribeNames), MaxPatternBytes: cmp.Or(*maxPattern, lim.GrepPatternBytes),
+		Activations: &catalog.MemoryStore{}}
 	if cfg.Store.Backend == config.StoreRedis {
 		st, err := redisstore.Open(ctx, cfg.Store, cfg.ResultStore)
 		if err != nil {

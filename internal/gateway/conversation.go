@@ -3,6 +3,8 @@ package gateway
 import (
 	"context"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet"
 )
@@ -52,9 +54,15 @@ func (g *Gateway) recordLoads(ctx context.Context, names []string) {
 		return
 	}
 	if a, ok := g.cfg.Activations.(activationAdder); ok {
+		now := time.Now()
+		if g.added.has(conv, names, now) {
+			return
+		}
 		if err := a.Add(ctx, conv, names); err != nil {
 			g.log.Warn("gateway: keeping the conversation's loaded tools failed", "err", err)
+			return
 		}
+		g.added.note(conv, names, now)
 		return
 	}
 	stored, err := g.cfg.Activations.Load(ctx, conv)
@@ -74,6 +82,69 @@ func (g *Gateway) recordLoads(ctx context.Context, names []string) {
 	if err := g.cfg.Activations.Save(ctx, conv, merged); err != nil {
 		g.log.Warn("gateway: keeping the conversation's loaded tools failed", "err", err)
 	}
+}
+
+// addedFor is how long a replica remembers names it added to a
+// conversation, and skips adding them again: a conversation that
+// describes the same tools on every turn then costs the shared store no
+// round trip. Names are only ever added (a conversation's list shrinks
+// only when its whole key expires, a day after the last add), so a
+// remembered name is in the store unless the store lost its data within
+// the last addedFor; then a re-describe on this replica restores it
+// after addedFor. The store's TTL is renewed at least every addedFor by
+// an active conversation on some replica that describes a new name, or
+// once addedFor has passed.
+const addedFor = time.Minute
+
+// maxAddedConversations bounds the memory of added; past it, it starts
+// over, which costs one round trip per conversation.
+const maxAddedConversations = 4096
+
+// addedMemo remembers, per conversation, the names this replica added to
+// the activation store and when.
+type addedMemo struct {
+	mu sync.Mutex
+	m  map[string]addedNames
+}
+
+type addedNames struct {
+	at    time.Time
+	names map[string]bool
+}
+
+// has reports whether every name was added to conv within addedFor.
+func (a *addedMemo) has(conv string, names []string, now time.Time) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.m[conv]
+	if !ok || now.Sub(e.at) >= addedFor {
+		return false
+	}
+	for _, n := range names {
+		if !e.names[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// note records that names were added to conv at now. An add renews the
+// whole list's TTL, so the names remembered before count from now too.
+func (a *addedMemo) note(conv string, names []string, now time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.m == nil || len(a.m) >= maxAddedConversations {
+		a.m = map[string]addedNames{}
+	}
+	e, ok := a.m[conv]
+	if !ok || now.Sub(e.at) >= addedFor {
+		e = addedNames{names: map[string]bool{}}
+	}
+	e.at = now
+	for _, n := range names {
+		e.names[n] = true
+	}
+	a.m[conv] = e
 }
 
 // activationAdder is an ActivationStore that adds names in one atomic

@@ -54,9 +54,12 @@
 // # Limits
 //
 // A shared gateway serves many callers, so one request is bounded: the
-// body (above), a searchTools query ([MaxQueryBytes]), the names of one
-// describeTools call ([MaxDescribeNames]) and a grepResult pattern (the
-// Mux's 512 bytes). Each refusal says the limit and what was sent.
+// body ([Config.MaxRequestBytes]), a searchTools query
+// ([Config.MaxQueryBytes]), the names of one describeTools call
+// ([Config.MaxDescribeNames]) and a grepResult pattern
+// ([Config.MaxPatternBytes], at most the Mux's own 512 bytes). mcpfleet
+// serve takes them from the fleet file's request_limits section, and its
+// flags override that. Each refusal says the limit and what was sent.
 //
 // # Conversations
 //

@@ -61,6 +61,15 @@ type Config struct {
 	// MaxRequestBytes bounds a /mcp request body; 0 means
 	// DefaultMaxRequestBytes. A larger body is refused with HTTP 413.
 	MaxRequestBytes int64
+	// MaxQueryBytes bounds a searchTools query (0 = DefaultMaxQueryBytes),
+	// MaxDescribeNames the names of one describeTools call
+	// (0 = DefaultMaxDescribeNames) and MaxPatternBytes a grepResult
+	// pattern (0 or more than DefaultMaxPatternBytes =
+	// DefaultMaxPatternBytes). A request over one gets a tool error that
+	// says the limit and what it sent.
+	MaxQueryBytes    int
+	MaxDescribeNames int
+	MaxPatternBytes  int
 	// MetricsHandler serves /metrics, typically the Prometheus exporter's
 	// handler (telemetry.Telemetry.MetricsHandler) over the same Metrics
 	// the Mux was built with. nil leaves /metrics unserved.
@@ -82,6 +91,8 @@ type Gateway struct {
 	// inflight counts requests being served; shutdown waits for it.
 	inflight atomic.Int64
 	limits   *limits // nil when no kind is rate limited
+	// added remembers names recently added to conversations.
+	added addedMemo
 	// draining is set at shutdown: new calls are refused while those in
 	// flight finish.
 	draining atomic.Bool
@@ -112,6 +123,15 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	if cfg.MaxRequestBytes <= 0 {
 		cfg.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if cfg.MaxQueryBytes <= 0 {
+		cfg.MaxQueryBytes = DefaultMaxQueryBytes
+	}
+	if cfg.MaxDescribeNames <= 0 {
+		cfg.MaxDescribeNames = DefaultMaxDescribeNames
+	}
+	if cfg.MaxPatternBytes <= 0 || cfg.MaxPatternBytes > DefaultMaxPatternBytes {
+		cfg.MaxPatternBytes = DefaultMaxPatternBytes
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

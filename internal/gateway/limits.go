@@ -5,20 +5,26 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/mcpfleet/mcpfleet/config"
 )
 
-// Limits on what one client may send, since a shared gateway serves many
-// callers: without them a 30 MB searchTools query took 6 s and 440 MB,
-// and describeTools with 50,000 names answered with a line per name.
+// Defaults of the limits on what one client may send, since a shared
+// gateway serves many callers: without them a 30 MB searchTools query
+// took 6 s and 440 MB, and describeTools with 50,000 names answered with
+// a line per name. The fleet file's request_limits section and serve's
+// flags set them (Config.MaxRequestBytes and the fields after it).
 const (
-	// DefaultMaxRequestBytes bounds a /mcp request body when
-	// Config.MaxRequestBytes is zero.
-	DefaultMaxRequestBytes = 4 << 20
-	// MaxQueryBytes bounds a searchTools query: a request in plain words,
-	// or a pasted alert, is far shorter.
-	MaxQueryBytes = 8 << 10
-	// MaxDescribeNames bounds the names of one describeTools call.
-	MaxDescribeNames = 50
+	// DefaultMaxRequestBytes bounds a /mcp request body.
+	DefaultMaxRequestBytes = config.DefaultRequestBodyBytes
+	// DefaultMaxQueryBytes bounds a searchTools query: a request in plain
+	// words, or a pasted alert, is far shorter.
+	DefaultMaxQueryBytes = config.DefaultQueryBytes
+	// DefaultMaxDescribeNames bounds the names of one describeTools call.
+	DefaultMaxDescribeNames = config.DefaultDescribeNames
+	// DefaultMaxPatternBytes bounds a grepResult pattern; it is also the
+	// most a Config may set, since the Mux refuses longer patterns itself.
+	DefaultMaxPatternBytes = config.DefaultGrepPatternBytes
 )
 
 // limitBody answers 413 for a /mcp request body over max bytes. A declared

@@ -130,3 +130,37 @@ func TestConversationLoads(t *testing.T) {
 		t.Errorf("listKinds in c2 sees c1's loads:\n%s", got)
 	}
 }
+
+// TestConfiguredInputCaps: the caps a Config sets (the fleet file's
+// request_limits) replace the defaults, and each refusal says the
+// configured cap; a pattern cap over the Mux's own is lowered to it.
+func TestConfiguredInputCaps(t *testing.T) {
+	f := newFleet(t)
+	cfg := gateway.Config{Mux: f.mux, MaxQueryBytes: 100, MaxDescribeNames: 2, MaxPatternBytes: 8}
+	c := connect(t, newGateway(t, cfg))
+	tests := []struct {
+		tool, want string
+		args       map[string]any
+	}{
+		{gateway.ToolSearchTools, "query too long: the limit is 100 bytes, this query has 101", map[string]any{"query": strings.Repeat("q", 101)}},
+		{gateway.ToolDescribeTools, "too many names: the limit is 2 per describeTools call, this call has 3", map[string]any{"names": []string{"a", "b", "c"}}},
+		{gateway.ToolGrepResult, "pattern too long: the limit is 8 bytes, this pattern has 9", map[string]any{"handle": "r-000000000000", "pattern": "error|war"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			res := call(t, c, tt.tool, tt.args)
+			if !res.IsError || !strings.Contains(text(res), tt.want) {
+				t.Errorf("isError %v, text %q; want it to say %q", res.IsError, text(res), tt.want)
+			}
+		})
+	}
+	if res := call(t, c, gateway.ToolSearchTools, map[string]any{"query": "pod logs"}); res.IsError {
+		t.Errorf("a short query was refused: %s", text(res))
+	}
+	cfg.MaxPatternBytes = 100_000
+	c = connect(t, newGateway(t, cfg))
+	res := call(t, c, gateway.ToolGrepResult, map[string]any{"handle": "r-000000000000", "pattern": strings.Repeat("x", 513)})
+	if want := "the limit is 512 bytes, this pattern has 513"; !res.IsError || !strings.Contains(text(res), want) {
+		t.Errorf("a 513-byte pattern with the cap set to 100000: %q, want it to say %q", text(res), want)
+	}
+}

@@ -94,14 +94,19 @@ func tooLarge(limit int64, got string) string {
 	return fmt.Sprintf("request body too large: the limit is %d bytes, this request has %s bytes", limit, got)
 }
 
-// queryTooLong refuses a searchTools query over MaxQueryBytes.
-func queryTooLong(got int) string {
-	return fmt.Sprintf("query too long: the limit is %d bytes, this query has %d. Say what you want to do in a sentence.", MaxQueryBytes, got)
+// queryTooLong refuses a searchTools query over Config.MaxQueryBytes.
+func queryTooLong(limit, got int) string {
+	return fmt.Sprintf("query too long: the limit is %d bytes, this query has %d. Say what you want to do in a sentence.", limit, got)
 }
 
-// tooManyNames refuses a describeTools call over MaxDescribeNames.
-func tooManyNames(got int) string {
-	return fmt.Sprintf("too many names: the limit is %d per describeTools call, this call has %d. Describe the tools you mean to call, a few at a time.", MaxDescribeNames, got)
+// tooManyNames refuses a describeTools call over Config.MaxDescribeNames.
+func tooManyNames(limit, got int) string {
+	return fmt.Sprintf("too many names: the limit is %d per describeTools call, this call has %d. Describe the tools you mean to call, a few at a time.", limit, got)
+}
+
+// patternTooLong refuses a grepResult pattern over Config.MaxPatternBytes.
+func patternTooLong(limit, got int) string {
+	return fmt.Sprintf("pattern too long: the limit is %d bytes, this pattern has %d. Search for a distinctive word or two.", limit, got)
 }
 
 // loadedLine tells which tools a conversation has described already.

@@ -80,6 +80,8 @@ func (g *Gateway) grepResult(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		return mcp.NewToolResultError(argMissing("handle")), nil
 	case pat == "":
 		return mcp.NewToolResultError(argMissing("pattern")), nil
+	case len(pat) > g.cfg.MaxPatternBytes:
+		return mcp.NewToolResultError(patternTooLong(g.cfg.MaxPatternBytes, len(pat))), nil
 	}
 	out, err := g.mux.GrepResult(ctx, h, pat, req.GetInt("context", 0))
 	if err != nil {
@@ -132,8 +134,8 @@ func (g *Gateway) listKinds(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 
 func (g *Gateway) searchTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	q := req.GetString("query", "")
-	if len(q) > MaxQueryBytes {
-		return mcp.NewToolResultError(queryTooLong(len(q))), nil
+	if len(q) > g.cfg.MaxQueryBytes {
+		return mcp.NewToolResultError(queryTooLong(g.cfg.MaxQueryBytes, len(q))), nil
 	}
 	q = strings.TrimSpace(q)
 	if q == "" {
@@ -172,8 +174,8 @@ func (g *Gateway) describeTools(ctx context.Context, req mcp.CallToolRequest) (*
 			return mcp.NewToolResultError(describeNone), nil
 		}
 	}
-	if len(names) > MaxDescribeNames {
-		return mcp.NewToolResultError(tooManyNames(len(names))), nil
+	if len(names) > g.cfg.MaxDescribeNames {
+		return mcp.NewToolResultError(tooManyNames(g.cfg.MaxDescribeNames, len(names))), nil
 	}
 	cat := g.catalog()
 	scopes := g.scopes(ctx)

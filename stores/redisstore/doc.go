@@ -23,8 +23,9 @@
 //
 // Every key starts with the prefix (default "mcpfleet:"):
 //
-//	res:<handle>          hash: server, tool, owner, stored, bytes, lines, line index
-//	res:<handle>:chunks   list of the text in ChunkBytes pieces
+//	res:<handle>          hash: server, tool, owner, stored, bytes, lines, step
+//	res:<handle>:text     list of the text in ChunkBytes pieces
+//	res:<handle>:idx      byte offset of every IndexStep-th line, 12 digits each
 //	results, bytes        the budget's index (sorted set) and byte counter
 //	act:<conversation>    list of loaded tool names
 //
@@ -42,5 +43,5 @@
 // call. go-redis dials again for the next command, so the stores recover
 // on their own when Redis returns. [Stores.Ping] tells a health check.
 //
-// It needs Redis 6.2 or newer (LPOS).
+// It needs Redis 6.2 or newer (LPOS, for [ActivationStore.Add]).
 package redisstore

@@ -18,9 +18,18 @@ import (
 const (
 	DefaultTTL      = offload.DefaultTTL
 	DefaultMaxBytes = offload.DefaultMaxBytes
-	// ChunkBytes is the size of the pieces a result is kept in: a
-	// readResult page fetches the one or two chunks that hold its lines.
+	// IndexStep is how many lines apart the line index records a byte
+	// offset: a readResult page returns its lines plus at most
+	// 2×IndexStep-2 lines around them.
+	IndexStep = 32
+	// ChunkBytes is the size of the pieces a result's text is kept in. One
+	// string per result was slower to put and get than pieces (Redis
+	// allocates a megabyte afresh for each new result), and a page reads
+	// only the pieces its byte range spans.
 	ChunkBytes = 64 << 10
+	// indexWidth is the digits of one index entry: fixed, so that a
+	// lookup reads one entry with GETRANGE instead of the whole index.
+	indexWidth = 12
 )
 
 // ErrTooLarge is returned by Put for a text larger than the whole budget.
@@ -31,17 +40,19 @@ var ErrTooLarge = errors.New("redisstore: result larger than the store's byte bu
 // is read on any other, and the owner travels with the result, so the Mux
 // of every replica applies the same owner check.
 //
-// Each result is a hash of its metadata, "<prefix>res:<handle>", and a
-// list of ChunkBytes pieces of its text, "<prefix>res:<handle>:chunks";
-// both expire after the TTL. The hash holds a line index (lines before
-// each chunk), so ReadLines fetches only the chunks a page needs.
+// Each result is three keys, all expiring after the TTL: a hash of its
+// metadata, "<prefix>res:<handle>"; its text in ChunkBytes pieces, a list
+// "<prefix>res:<handle>:text"; and a line index, "<prefix>res:<handle>:idx",
+// the byte offset of every IndexStep-th line in fixed-width decimal. A page
+// read looks up two index entries and returns only that byte range, cut in
+// Redis from the one or two pieces it spans, in one round trip.
 //
 // The byte budget holds for all replicas together: a sorted set of
 // handles by store time and a byte counter are updated by one Lua script
-// per Put, which drops expired entries and then evicts the oldest results
-// until the new one fits. Eviction is therefore first-in first-out, not
-// least recently used as in memory: recording every read would cost a
-// write per page.
+// per Put, sent in the same pipeline as the writes, which drops expired
+// entries and then evicts the oldest results until the new one fits.
+// Eviction is therefore first-in first-out, not least recently used as in
+// memory: recording every read would cost a write per page.
 type ResultStore struct {
 	s      *Stores
 	ttl    time.Duration
@@ -65,7 +76,8 @@ local function drop(member)
   redis.call('ZREM', index, member)
   if h then
     redis.call('DECRBY', total, b)
-    redis.call('DEL', prefix .. 'res:' .. h, prefix .. 'res:' .. h .. ':chunks')
+    local k = prefix .. 'res:' .. h
+    redis.call('DEL', k, k .. ':text', k .. ':idx')
   end
 end
 for _, m in ipairs(redis.call('ZRANGEBYSCORE', index, '-inf', now - ttl)) do drop(m) end
@@ -83,9 +95,10 @@ return used + size
 `)
 
 func (r *ResultStore) metaKey(h string) string  { return r.s.key("res", h) }
-func (r *ResultStore) chunkKey(h string) string { return r.s.key("res", h, "chunks") }
+func (r *ResultStore) textKey(h string) string  { return r.s.key("res", h, "text") }
+func (r *ResultStore) indexKey(h string) string { return r.s.key("res", h, "idx") }
 
-// Put stores the result and returns its handle.
+// Put stores the result and returns its handle, in one round trip.
 func (r *ResultStore) Put(ctx context.Context, sr mcpfleet.StoredResult) (string, error) {
 	size := int64(len(sr.Text))
 	if size > r.budget {
@@ -95,17 +108,22 @@ func (r *ResultStore) Put(ctx context.Context, sr mcpfleet.StoredResult) (string
 	defer cancel()
 	h := offload.NewHandle()
 	now := time.Now()
-	chunks, index := split(sr.Text)
+	index, lines := lineIndex(sr.Text)
+	var chunks []any
+	for i := 0; i < len(sr.Text); i += ChunkBytes {
+		chunks = append(chunks, sr.Text[i:min(i+ChunkBytes, len(sr.Text))])
+	}
 	keys := []string{r.s.key("results"), r.s.key("bytes")}
 	args := []any{now.UnixMilli(), r.ttl.Milliseconds(), r.budget, size, h, r.s.prefix}
 	write := func(p redis.Pipeliner) {
 		p.HSet(ctx, r.metaKey(h), "server", sr.Server, "tool", sr.Tool, "owner", sr.Owner,
-			"stored", now.UnixNano(), "bytes", size, "lines", offload.Lines(sr.Text), "index", index)
+			"stored", now.UnixNano(), "bytes", size, "lines", lines, "step", IndexStep)
 		p.PExpire(ctx, r.metaKey(h), r.ttl)
 		if len(chunks) > 0 {
-			p.RPush(ctx, r.chunkKey(h), chunks...)
-			p.PExpire(ctx, r.chunkKey(h), r.ttl)
+			p.RPush(ctx, r.textKey(h), chunks...)
+			p.PExpire(ctx, r.textKey(h), r.ttl)
 		}
+		p.Set(ctx, r.indexKey(h), index, r.ttl)
 	}
 	// One round trip: the script by its SHA, then the writes.
 	cmds, err := r.s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
@@ -115,9 +133,9 @@ func (r *ResultStore) Put(ctx context.Context, sr mcpfleet.StoredResult) (string
 	})
 	if err != nil && redis.HasErrorPrefix(cmds[0].Err(), "NOSCRIPT") {
 		// A Redis that restarted has forgotten the script: send it whole,
-		// and drop the chunks the first try pushed.
+		// and drop the pieces the first try pushed.
 		_, err = r.s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
-			p.Del(ctx, r.chunkKey(h))
+			p.Del(ctx, r.textKey(h))
 			reserve.Eval(ctx, p, keys, args...)
 			write(p)
 			return nil
@@ -129,22 +147,39 @@ func (r *ResultStore) Put(ctx context.Context, sr mcpfleet.StoredResult) (string
 	return h, nil
 }
 
-// split cuts text into ChunkBytes pieces and returns them with the line
-// index: the count of newlines before each piece, comma-separated.
-func split(text string) ([]any, string) {
-	var chunks []any
-	var idx strings.Builder
-	nl := 0
-	for i := 0; i < len(text); i += ChunkBytes {
-		c := text[i:min(i+ChunkBytes, len(text))]
-		if i > 0 {
-			idx.WriteByte(',')
+// lineIndex returns the byte offset of lines 0, IndexStep, 2×IndexStep …
+// of text, each in indexWidth digits, and the line count (as
+// offload.Lines counts), in one pass.
+func lineIndex(text string) ([]byte, int) {
+	idx := make([]byte, 0, (len(text)/(IndexStep*40)+1)*indexWidth)
+	appendOff := func(off int) {
+		var d [indexWidth]byte
+		for i := indexWidth - 1; i >= 0; i-- {
+			d[i] = byte('0' + off%10)
+			off /= 10
 		}
-		idx.WriteString(strconv.Itoa(nl))
-		nl += strings.Count(c, "\n")
-		chunks = append(chunks, c)
+		idx = append(idx, d[:]...)
 	}
-	return chunks, idx.String()
+	if text == "" {
+		return idx, 0
+	}
+	appendOff(0)
+	lines, pos := 0, 0
+	for {
+		i := strings.IndexByte(text[pos:], '\n')
+		if i < 0 {
+			break
+		}
+		pos += i + 1
+		lines++
+		if lines%IndexStep == 0 && pos < len(text) {
+			appendOff(pos)
+		}
+	}
+	if pos < len(text) {
+		lines++ // a last line without a newline
+	}
+	return idx, lines
 }
 
 // meta is a result's hash, read back.
@@ -152,7 +187,6 @@ type meta struct {
 	sr    mcpfleet.StoredResult
 	bytes int
 	lines int
-	index []int // newlines before each chunk
 }
 
 func parseMeta(m map[string]string) (meta, error) {
@@ -167,20 +201,14 @@ func parseMeta(m map[string]string) (meta, error) {
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return meta{}, fmt.Errorf("redisstore: corrupt result metadata: %w", err)
 	}
-	out.sr.Stored, out.bytes, out.lines = time.Unix(0, ns), b, l
-	if m["index"] != "" {
-		for f := range strings.SplitSeq(m["index"], ",") {
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				return meta{}, fmt.Errorf("redisstore: corrupt line index: %w", err)
-			}
-			out.index = append(out.index, n)
-		}
+	if m["step"] != strconv.Itoa(IndexStep) {
+		return meta{}, fmt.Errorf("redisstore: result indexed every %q lines, want %d", m["step"], IndexStep)
 	}
+	out.sr.Stored, out.bytes, out.lines = time.Unix(0, ns), b, l
 	return out, nil
 }
 
-// Get returns the whole result.
+// Get returns the whole result, in one round trip.
 func (r *ResultStore) Get(ctx context.Context, handle string) (mcpfleet.StoredResult, error) {
 	ctx, cancel := r.s.op(ctx)
 	defer cancel()
@@ -188,7 +216,7 @@ func (r *ResultStore) Get(ctx context.Context, handle string) (mcpfleet.StoredRe
 	var lr *redis.StringSliceCmd
 	_, err := r.s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
 		hm = p.HGetAll(ctx, r.metaKey(handle))
-		lr = p.LRange(ctx, r.chunkKey(handle), 0, -1)
+		lr = p.LRange(ctx, r.textKey(handle), 0, -1)
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
@@ -210,46 +238,58 @@ func (r *ResultStore) Get(ctx context.Context, handle string) (mcpfleet.StoredRe
 	return m.sr, nil
 }
 
-// page returns a result's metadata (HGETALL's flat list) and the chunks
-// that hold lines [from, from+n), with the index of the first, in one
-// round trip: the chunk range comes from the line index in the metadata.
+// page returns a result's metadata (HGETALL's flat list), the bytes that
+// hold lines [from, from+n) with up to IndexStep-1 lines on either side,
+// and the number of the first line returned, in one round trip: the byte
+// range comes from two entries of the line index, and only the pieces it
+// spans are read.
 var page = redis.NewScript(`
 local m = redis.call('HGETALL', KEYS[1])
 if #m == 0 then return false end
-local from, n = tonumber(ARGV[1]), tonumber(ARGV[2])
-local index, lines = '', 0
+local from, n, step, width, chunk = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local lines, bytes = 0, 0
 for i = 1, #m, 2 do
-  if m[i] == 'index' then index = m[i + 1] elseif m[i] == 'lines' then lines = tonumber(m[i + 1]) end
+  if m[i] == 'lines' then lines = tonumber(m[i + 1]) elseif m[i] == 'bytes' then bytes = tonumber(m[i + 1]) end
 end
-if index == '' or n == 0 or from >= lines then return {m, {}, 0} end
-local idx = {}
-for v in string.gmatch(index, '%d+') do idx[#idx + 1] = tonumber(v) end
--- the last chunk with fewer than x newlines before it (1-based), or 1
-local function below(x)
-  local lo, hi, ans = 1, #idx, 1
-  while lo <= hi do
-    local mid = math.floor((lo + hi) / 2)
-    if idx[mid] < x then ans = mid; lo = mid + 1 else hi = mid - 1 end
-  end
-  return ans
+if n == 0 or from >= lines then return {m, '', 0} end
+local function entry(e)
+  local v = redis.call('GETRANGE', KEYS[3], e * width, e * width + width - 1)
+  if #v ~= width then return nil end
+  return tonumber(v)
 end
-local first = below(from)
-local last = math.max(below(from + n), first)
-return {m, redis.call('LRANGE', KEYS[2], first - 1, last - 1), first - 1}
+local a = math.floor(from / step)
+local start = entry(a)
+if not start then return {m, false, 0} end
+local stop = bytes - 1
+local b = math.floor((from + n + step - 1) / step)
+if b * step < lines then
+  local e = entry(b)
+  if e then stop = e - 1 end
+end
+-- the pieces that hold bytes [start, stop], joined, then cut to them
+local first = math.floor(start / chunk)
+local pieces = redis.call('LRANGE', KEYS[2], first, math.floor(stop / chunk))
+local text = table.concat(pieces)
+local lo = start - first * chunk
+return {m, string.sub(text, lo + 1, lo + stop - start + 1), a * step}
 `)
 
 // ReadLines implements mcpfleet.LineReader: in one round trip it reads
-// the metadata and only the chunks that hold lines [from, from+n).
+// the metadata and only the bytes that hold lines [from, from+n).
 func (r *ResultStore) ReadLines(ctx context.Context, handle string, from, n int) (mcpfleet.StoredResult, int, error) {
 	ctx, cancel := r.s.op(ctx)
 	defer cancel()
 	from, n = max(from, 0), max(n, 0)
-	res, err := page.Run(ctx, r.s.client, []string{r.metaKey(handle), r.chunkKey(handle)}, from, n).Slice()
+	keys := []string{r.metaKey(handle), r.textKey(handle), r.indexKey(handle)}
+	res, err := page.Run(ctx, r.s.client, keys, from, n, IndexStep, indexWidth, ChunkBytes).Slice()
 	if errors.Is(err, redis.Nil) {
 		return mcpfleet.StoredResult{}, 0, mcpfleet.ErrResultNotFound
 	}
 	if err != nil {
 		return mcpfleet.StoredResult{}, 0, fmt.Errorf("redisstore: read: %w", err)
+	}
+	if len(res) != 3 {
+		return mcpfleet.StoredResult{}, 0, fmt.Errorf("redisstore: read: script returned %d values, want 3", len(res))
 	}
 	flat, _ := res[0].([]any)
 	hm := make(map[string]string, len(flat)/2)
@@ -262,20 +302,15 @@ func (r *ResultStore) ReadLines(ctx context.Context, handle string, from, n int)
 	if err != nil {
 		return mcpfleet.StoredResult{}, 0, err
 	}
-	raw, _ := res[1].([]any)
-	if len(m.index) == 0 || n == 0 || from >= m.lines {
+	if n == 0 || from >= m.lines {
 		return m.sr, m.lines, nil
 	}
-	if len(raw) == 0 { // the chunks expired after the metadata was read
+	piece, ok := res[1].(string)
+	if !ok || piece == "" { // the text expired after the metadata was read
 		return mcpfleet.StoredResult{}, 0, mcpfleet.ErrResultNotFound
 	}
 	first, _ := res[2].(int64)
-	var b strings.Builder
-	for _, c := range raw {
-		s, _ := c.(string)
-		b.WriteString(s)
-	}
-	piece := skipLines(b.String(), from-m.index[first])
+	piece = skipLines(piece, from-int(first))
 	m.sr.Text = piece[:lineEnd(piece, n)]
 	return m.sr, m.lines, nil
 }

@@ -29,15 +29,15 @@ func open(t testing.TB, addr string, rs config.ResultStore) *redisstore.Stores {
 	return s
 }
 
-// mixedText has short lines, empty lines and lines longer than a chunk,
-// so that pages straddle chunk boundaries in every way.
+// mixedText has short lines, empty lines and lines of 64–256 KiB, so that
+// pages start and end on both sides of index entries in every way.
 func mixedText(seed uint64, n int) string {
 	r := rand.New(rand.NewPCG(seed, 1))
 	var b strings.Builder
 	for i := 0; b.Len() < n; i++ {
 		switch r.IntN(20) {
 		case 0:
-			b.WriteString(strings.Repeat("L", redisstore.ChunkBytes+r.IntN(3*redisstore.ChunkBytes)))
+			b.WriteString(strings.Repeat("L", 64<<10+r.IntN(3*64<<10)))
 		case 1:
 		default:
 			fmt.Fprintf(&b, "line %d: %s", i, strings.Repeat("x", r.IntN(300)))
@@ -52,7 +52,8 @@ func mixedText(seed uint64, n int) string {
 }
 
 // TestReadLinesMatchesRead: every page ReadLines returns is exactly the
-// lines offload.Read cuts from the whole text, across chunk boundaries.
+// lines offload.Read cuts from the whole text, whatever index entries
+// the page spans.
 func TestReadLinesMatchesRead(t *testing.T) {
 	s := open(t, testservice.Redis(t), config.ResultStore{})
 	ctx := t.Context()
@@ -207,5 +208,42 @@ func TestOpenErrors(t *testing.T) {
 				t.Errorf("errors.Is(ErrUnreachable) = %v, want %v", got, tt.unreachable)
 			}
 		})
+	}
+}
+
+// TestReadLinesAtIndexEdges: texts whose line counts sit on and around the
+// index step, with and without a last newline, read page by page at every
+// offset, match offload.Read's cut.
+func TestReadLinesAtIndexEdges(t *testing.T) {
+	s := open(t, testservice.Redis(t), config.ResultStore{})
+	ctx := t.Context()
+	step := redisstore.IndexStep
+	for _, lines := range []int{0, 1, step - 1, step, step + 1, 2 * step, 3*step + 5} {
+		for _, lastNewline := range []bool{true, false} {
+			var b strings.Builder
+			for i := range lines {
+				fmt.Fprintf(&b, "%d:%s\n", i, strings.Repeat("y", i%7))
+			}
+			text := b.String()
+			if !lastNewline {
+				text = strings.TrimSuffix(text, "\n")
+			}
+			h, err := s.Results.Put(ctx, mcpfleet.StoredResult{Owner: "o", Text: text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			total := offload.Lines(text)
+			for from := 0; from <= total+1; from++ {
+				for _, n := range []int{1, 2, step - 1, step, step + 1, 400} {
+					sr, got, err := s.Results.ReadLines(ctx, h, from, n)
+					if err != nil || got != total {
+						t.Fatalf("%d lines: ReadLines(%d, %d): lines %d, err %v; want %d lines", lines, from, n, got, err, total)
+					}
+					if want := linesOf(text, from, n); sr.Text != want {
+						t.Fatalf("%d lines (newline %v): ReadLines(%d, %d) = %q, want %q", lines, lastNewline, from, n, sr.Text, want)
+					}
+				}
+			}
+		}
 	}
 }

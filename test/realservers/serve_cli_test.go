@@ -23,6 +23,8 @@ func TestServeUsage(t *testing.T) {
 		{"bad transport", nil, []string{"serve", "--transport", "ws", "--config", "x.yaml"}, `--transport must be stdio or http, got "ws"`},
 		{"bad token env", []string{"MCPFLEET_SERVE_TOKENS=just-a-token"}, []string{"serve", "--transport", "http", "--config", "x.yaml"}, "token file line 1"},
 		{"stray argument", nil, []string{"serve", "extra", "--config", "x.yaml"}, "serve takes no arguments"},
+		{"negative limit", nil, []string{"serve", "--max-query-bytes", "-1", "--config", "x.yaml"}, "--max-query-bytes must be > 0, got -1"},
+		{"pattern limit over the Mux's", nil, []string{"serve", "--max-pattern-bytes", "4096", "--config", "x.yaml"}, "--max-pattern-bytes must be at most 512"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

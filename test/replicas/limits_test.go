@@ -41,7 +41,7 @@ func TestClientLimits(t *testing.T) {
 		{"many names", "describeTools", map[string]any{"names": names(50_000)},
 			"too many names: the limit is 50 per describeTools call, this call has 50000"},
 		{"long pattern", "grepResult", map[string]any{"handle": h, "pattern": strings.Repeat("x", 100_000)},
-			"longer than 512 bytes, got 100000"},
+			"the limit is 512 bytes, this pattern has 100000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
