@@ -149,6 +149,38 @@ type Entry struct {
 // Key returns "kind.tool", the name that is unique across the fleet.
 func (e Entry) Key() string { return e.Kind + "." + e.Tool }
 
+// kindSelf is what a kind's servers say of themselves at initialize.
+type kindSelf struct {
+	names        []string // serverInfo names, one per server, unique
+	titles       []string // serverInfo titles, unique
+	instructions []string // unique
+}
+
+// selfOf collects each kind's serverInfo and instructions.
+func selfOf(servers []kindgroups.Server) map[string]*kindSelf {
+	out := map[string]*kindSelf{}
+	for _, s := range servers {
+		k := s.KindOf()
+		if out[k] == nil {
+			out[k] = &kindSelf{}
+		}
+		ks := out[k]
+		// A parenthetical is a remark on the name, not the name:
+		// "jaeger (jaeger-query MCP endpoint)".
+		n, _, _ := strings.Cut(s.Info.Name, " (")
+		if n = strings.TrimSpace(n); n != "" && !slices.Contains(ks.names, n) {
+			ks.names = append(ks.names, n)
+		}
+		if t := s.Info.Title; t != "" && !slices.Contains(ks.titles, t) {
+			ks.titles = append(ks.titles, t)
+		}
+		if in := s.Instructions; in != "" && !slices.Contains(ks.instructions, in) {
+			ks.instructions = append(ks.instructions, in)
+		}
+	}
+	return out
+}
+
 // Catalog is every tool of a fleet, folded by kind, with a search index. It
 // is immutable after Build and safe for concurrent use.
 type Catalog struct {
@@ -248,7 +280,7 @@ func Build(servers []kindgroups.Server, cfg Config) *Catalog {
 			c.entries = append(c.entries, e)
 		}
 	}
-	c.idx = newIndex(c.entries, buildLexicon(cfg.Synonyms, !cfg.NoLexicon))
+	c.idx = newIndex(c.entries, buildLexicon(cfg.Synonyms, !cfg.NoLexicon), selfOf(servers))
 	c.idx.setIDPatterns(c.entries, cfg.Kinds)
 	if cfg.RerankWeights != nil {
 		if err := cfg.RerankWeights.Validate(); err != nil {

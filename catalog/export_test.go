@@ -44,3 +44,44 @@ func (c *Catalog) SetRerankWeightsForTest(w []float64) {
 	copy(f[:], w)
 	c.idx.weights = &f
 }
+
+// LexiconFiresForTest returns the built-in lexicon entries one of whose
+// triggers the query says as written.
+func LexiconFiresForTest(query string) []int {
+	raw := rawTerms(query)
+	var out []int
+	for i, e := range builtinLexicon() {
+		for _, w := range e.when {
+			if containsRun(raw, w) {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// SkipLexiconForTest rebuilds c's lexicon without the built-in entries
+// in skip (the caller's synonyms stay); c must have been built with the
+// built-in lexicon. It mutates c: no search may run on c meanwhile.
+func (c *Catalog) SkipLexiconForTest(skip map[int]bool) {
+	old := c.idx.lexicon
+	lx := &lexiconIndex{byFirst: map[string][]trigger{}}
+	builtin := builtinLexicon()
+	for i, e := range old.entries {
+		if i < len(builtin) {
+			e = builtin[i]
+		}
+		if i < len(builtin) && skip[i] {
+			// Keep positions: an entry with no trigger never fires.
+			e = compiledEntry{add: e.add}
+		}
+		lx.entries = append(lx.entries, e)
+	}
+	for i, e := range lx.entries {
+		for j, w := range e.when {
+			lx.byFirst[w[0]] = append(lx.byFirst[w[0]], trigger{i, j})
+		}
+	}
+	c.idx.lexicon = lx
+}

@@ -40,14 +40,23 @@ func testFleet(tb testing.TB) []kindgroups.Server {
 }
 
 // wideFleet is testFleet plus one server of each of newKinds, named after
-// its kind: 34 servers, 23 kinds. The search evaluation runs on it; the
+// its kind: 34 servers, 23 kinds. Every server carries the serverInfo
+// its fixture was captured with. The search evaluation runs on it; the
 // runtime tests (blocks, sessions, goldens) keep testFleet.
 func wideFleet(tb testing.TB) []kindgroups.Server {
 	tb.Helper()
 	out := testFleet(tb)
+	fixtureOf := map[string]string{"wiki": "confluence", "tracing": "jaeger"}
+	for i, s := range out {
+		name := s.Kind
+		if f, ok := fixtureOf[s.Kind]; ok {
+			name = f
+		}
+		out[i].Info = fixtures.MustLoad(tb, name).Server
+	}
 	for _, k := range newKinds {
 		f := fixtures.MustLoad(tb, k)
-		out = append(out, kindgroups.Server{Name: strings.ReplaceAll(k, "_", "-"), Kind: k, Tools: f.Tools})
+		out = append(out, kindgroups.Server{Name: strings.ReplaceAll(k, "_", "-"), Kind: k, Tools: f.Tools, Info: f.Server})
 	}
 	return out
 }

@@ -31,6 +31,9 @@ const (
 	// names in the kind document, against 1 for its tools' text.
 	wKindName   = 5.0
 	wServerName = 2.0
+	// wInstructions weighs each word of a server's instructions in its
+	// kind's document.
+	wInstructions = 0.5
 	// namedBoost multiplies the score of a tool whose kind the query
 	// names ("jira", "confluence", "prom"): naming a product is the
 	// plainest way to say where to look.
@@ -138,7 +141,7 @@ func fieldsOf(e Entry) []field {
 	}
 }
 
-func newIndex(entries []Entry, lex *lexiconIndex) *index {
+func newIndex(entries []Entry, lex *lexiconIndex, self map[string]*kindSelf) *index {
 	n := len(entries)
 	docs := make([][]field, n)
 	var avg [nFields]float64
@@ -223,7 +226,7 @@ func newIndex(entries []Entry, lex *lexiconIndex) *index {
 		}
 		ix.nameTerms = append(ix.nameTerms, ts)
 	}
-	ix.buildKinds(entries, tfs, common)
+	ix.buildKinds(entries, tfs, common, self)
 	ix.docIntent = make([]intent, n)
 	ix.docVerb = make([]string, n)
 	ix.docChange = make([]string, n)
@@ -252,7 +255,11 @@ func newIndex(entries []Entry, lex *lexiconIndex) *index {
 // the sums of its tools' (already field-weighted) term weights, so words
 // many of a kind's tools use ("sprint", "loki", "merge") say the kind; its
 // name and its servers' names ("jira", "logs-eu") say it outright.
-func (ix *index) buildKinds(entries []Entry, tfs []map[string]float64, common map[string]map[string]bool) {
+//
+// What the servers say of themselves counts too: their serverInfo names
+// and titles as server names ("opensearch-mcp-server"), their
+// instructions as wInstructions per word.
+func (ix *index) buildKinds(entries []Entry, tfs []map[string]float64, common map[string]map[string]bool, self map[string]*kindSelf) {
 	ix.docKind = make([]int32, len(entries))
 	pos := map[string]int32{}
 	var docs []map[string]float64
@@ -266,6 +273,18 @@ func (ix *index) buildKinds(entries []Entry, tfs []map[string]float64, common ma
 			servers = append(servers, map[string]bool{})
 			for _, t := range terms(e.Kind) {
 				docs[k][t] += wKindName
+			}
+			if ks := self[e.Kind]; ks != nil {
+				for _, n := range append(slices.Clone(ks.names), ks.titles...) {
+					for _, t := range uniq(terms(n)) {
+						docs[k][t] += wServerName
+					}
+				}
+				for _, in := range ks.instructions {
+					for _, t := range terms(in) {
+						docs[k][t] += wInstructions
+					}
+				}
 			}
 		}
 		ix.docKind[i] = k
@@ -283,7 +302,7 @@ func (ix *index) buildKinds(entries []Entry, tfs []map[string]float64, common ma
 	}
 	n := len(docs)
 	ix.nKinds = n
-	defer ix.nameKinds(pos, servers, common)
+	defer ix.nameKinds(pos, servers, common, self)
 	lens := make([]float64, n)
 	avg := 0.0
 	df := map[string]int{}
@@ -311,7 +330,7 @@ func (ix *index) buildKinds(entries []Entry, tfs []map[string]float64, common ma
 // "jira_…"), and the words most of its servers' names share ("prom-eu",
 // "prom-us"). A word that names two kinds, or that the tools of a third
 // of the kinds use ("tool", "logs" of "logs-eu"), names none.
-func (ix *index) nameKinds(pos map[string]int32, servers []map[string]bool, common map[string]map[string]bool) {
+func (ix *index) nameKinds(pos map[string]int32, servers []map[string]bool, common map[string]map[string]bool, self map[string]*kindSelf) {
 	cand := map[string]map[int32]bool{}
 	add := func(t string, k int32) {
 		if len(t) < 3 || !isAlpha(t) {
@@ -342,6 +361,15 @@ func (ix *index) nameKinds(pos map[string]int32, servers []map[string]bool, comm
 		for t, c := range count {
 			if c*2 > len(servers[k]) {
 				add(t, k)
+			}
+		}
+		// The product name the servers give themselves ("vault" of
+		// vault-mcp-server); "mcp" and "server" name every kind, so none.
+		if ks := self[kind]; ks != nil {
+			for _, n := range ks.names {
+				for _, t := range terms(n) {
+					add(t, k)
+				}
 			}
 		}
 	}
