@@ -13,8 +13,8 @@ import (
 // The ops lexicon bridges the words on-call engineers use and the words
 // tool names and descriptions use. BM25 only finds a tool whose text
 // shares the request's words, and requests rarely say the API's words:
-// "bump ingest-worker to 6 instances" means resources_scale, "who's got
-// the pager" means the on-call schedule. A lexicon entry says: when the
+// "bounce the checkout pod" means deleting it, "the runbook for disk
+// pressure" means a wiki page. A lexicon entry says: when the
 // request says this phrase, the tools may say these words.
 //
 // It is generic incident-ops vocabulary, not a fleet's: a phrase belongs
@@ -22,6 +22,11 @@ import (
 // own phrasings belong in KindConfig.Aliases. Expansion words weigh
 // expandWeight of a word the request says itself, so a tool that shares
 // the request's own words still wins.
+//
+// Every entry here earned its place under leave-one-kind-out
+// (TestLexiconLOKO, LEXJUDGE=1): switching it off lowered the mean over
+// kinds of recall@1 + recall@5. An entry that did not was removed; the
+// judgement is in docs/search.md. Judge a new entry the same way.
 
 // expandWeight is the weight of an expansion word against 1 for a word
 // the request says.
@@ -43,57 +48,29 @@ type lexiconEntry struct {
 var lexicon = []lexiconEntry{
 	// Products, to what they hold: "search loki" is a log query.
 	{[]string{"loki", "kibana", "elasticsearch", "opensearch", "splunk", "elk"}, "logs"},
-	// Data sources say "query" where people say "search".
-	{[]string{"search", "look for", "dig through"}, "query"},
-	{[]string{"prometheus", "prom", "thanos", "mimir", "victoriametrics", "datadog"}, "metrics"},
 	{[]string{"jaeger", "tempo", "zipkin", "otel", "opentelemetry"}, "traces"},
-	{[]string{"confluence", "wiki", "notion"}, "page"},
-	{[]string{"pagerduty", "opsgenie", "victorops"}, "oncall"},
-	{[]string{"kubectl", "cluster"}, "kubernetes"},
-
-	// Questions of existence ask for a list.
-	{[]string{"exist", "exists", "do we have", "are there", "available", "everything in", "everything running"}, "list"},
 
 	// Kubernetes workloads.
 	{[]string{"shell", "ssh", "exec into", "get into", "get me in", "console", "run a command", "run command", "attach", "inside", "inside that pod"}, "exec command"},
 	{[]string{"spin up", "throwaway", "one-off", "debug container", "debug pod"}, "run pod"},
 	{[]string{"journal", "journalctl", "syslog", "printed", "what did it print", "stdout", "output of", "output from", "lines of output", "last lines", "hundred lines"}, "logs"},
-	{[]string{"image tag", "which image", "what image", "running version"}, "get resource"},
 	{[]string{"restart", "bounce", "recycle", "kill", "evict", "kick", "nuke", "blow away", "wipe", "get rid of"}, "delete"},
-	{[]string{"bump", "resize", "scale out", "scale up", "scale down", "instances", "replicas", "replica", "more pods", "fewer pods", "horizontally"}, "scale replicas"},
 	{[]string{"hog", "hogging", "consumption", "utilization", "utilisation", "resource usage", "how much memory", "how much cpu", "chewing", "eating cpu", "eating memory"}, "usage consumption"},
-	{[]string{"oom", "oomkilled", "out of memory"}, "memory"},
 	{[]string{"crashloop", "crashlooping", "crashloopbackoff", "crash loop", "crashing", "keeps restarting"}, "logs events"},
-	{[]string{"pending", "unschedulable", "not ready", "notready", "stuck"}, "events status"},
-	{[]string{"flapping", "going on", "what's up with"}, "events status"},
-	{[]string{"tail", "tailing"}, "logs"},
-	{[]string{"kubelet", "worker node", "host"}, "node"},
-	{[]string{"yaml", "manifest", "spec", "describe", "definition", "full object", "dump", "object", "as the api server"}, "get resource"},
 	{[]string{"configmap", "configmaps", "secret", "secrets", "statefulset", "statefulsets", "daemonset", "daemonsets", "cronjob", "cronjobs", "ingress", "ingresses", "hpa", "pvc", "replicaset", "replicasets", "deployment", "deployments", "crd"}, "resource"},
-	{[]string{"rolled out", "roll out", "rollout", "rolling out"}, "resource status"},
 	{[]string{"kubeconfig", "which cluster"}, "configuration context"},
 	{[]string{"warnings", "what happened", "complaining", "backoff", "backoffs", "failed scheduling", "failedscheduling"}, "events"},
-	{[]string{"apply", "apply it", "memory limit", "cpu limit", "limits", "push manifest", "push it", "to image", "set image", "change the image"}, "update resource"},
-	{[]string{"chart", "charts", "helm release"}, "helm"},
 
 	// Code hosting.
-	{[]string{"lgtm", "stamp", "sign off on"}, "approve"},
-	{[]string{"land it", "ship it", "squash"}, "merge"},
 	{[]string{"clash", "clashing", "conflict", "merge cleanly", "won't merge", "rebase"}, "conflicts"},
-	{[]string{"approved", "approval", "approvals", "approvers", "approver", "signed off", "sign off"}, "approval"},
 	{[]string{"diff", "what changed", "delta", "compare"}, "diff changes"},
 	{[]string{"hotfix", "feature branch", "release branch"}, "branch"},
-	{[]string{"raise mr", "open mr", "raise merge request", "open merge request"}, "create merge request"},
 	{[]string{"lock down", "force push", "nobody can push"}, "protect"},
 	{[]string{"landed", "went in", "went into", "got merged", "shipped", "sha"}, "commits"},
 	{[]string{"blame", "who touched", "who wrote", "last touched"}, "blame"},
 	{[]string{"ci", "build", "builds", "red build", "failing build"}, "pipeline"},
 	{[]string{"valid", "invalid", "parse", "parses", "syntax"}, "validate lint"},
-	{[]string{"rollback", "roll back", "undo"}, "revert"},
-	{[]string{"codebase", "source code"}, "repository"},
-	{[]string{"commit it", "commit the change", "edit the file", "change the file", "in that file"}, "file commit"},
 	{[]string{"review", "reviews", "reviewers", "feedback"}, "discussions notes"},
-	{[]string{"remark", "note"}, "comment"},
 	{[]string{"comment", "comments"}, "note"},
 	{[]string{"touch", "touches", "what's in"}, "diff changes"},
 
@@ -102,37 +79,25 @@ var lexicon = []lexiconEntry{
 	{[]string{"over time", "trend", "grew", "growth", "across the last", "over the last", "past hour", "past day", "past week", "spike", "spiking", "history of"}, "range"},
 	{[]string{"scrape", "scraped", "scraping", "exporter", "exporters"}, "targets"},
 	{[]string{"histogram", "summary", "gauge", "counter", "unit", "what does the metric"}, "metadata type"},
-	{[]string{"plot", "chart it", "graph it", "resolution"}, "range"},
 	{[]string{"no data", "itself", "hangs", "hanging", "unresponsive", "is it up", "reachable"}, "health check"},
-	{[]string{"cardinality", "time series"}, "series"},
-	{[]string{"export", "exported", "exporting", "instrumented with"}, "metrics"},
 	{[]string{"measure", "measures", "what does it track"}, "metadata help"},
 	{[]string{"window", "time window", "that window"}, "range"},
-	{[]string{"burned", "burn rate", "how much error"}, "promql query"},
 	{[]string{"firing", "fired"}, "alerts"},
 
 	// Logs and search clusters.
-	{[]string{"unassigned", "shard allocation"}, "shards"},
-	{[]string{"watermark", "disk usage of", "taking up", "store size", "biggest indices"}, "index size"},
 	{[]string{"how many", "number of", "tally"}, "count"},
 	{[]string{"healthy", "ok", "red", "yellow", "green", "degraded", "dropping out"}, "health status"},
-	{[]string{"blew up", "failed", "failing", "broke"}, "errors"},
-	{[]string{"grep", "log lines", "exceptions", "stacktrace", "stack trace", "500s", "5xx", "4xx"}, "search errors"},
 	{[]string{"field types", "index schema", "keyword or text", "text field", "keyword field", "fields does"}, "mapping fields"},
 
 	// Tickets.
 	{[]string{"hand over", "hand it over", "owned by", "unowned"}, "assign assignee"},
 	{[]string{"hand", "handover", "hand off"}, "assign"},
 	{[]string{"timeline", "when it was created", "time to resolve", "time-to-resolve"}, "dates"},
-	{[]string{"hour against", "hours against", "minutes against"}, "worklog"},
-	{[]string{"flip", "set to", "to in progress", "to done"}, "transition"},
 	{[]string{"drop a note", "add a note", "post a note", "leave a note", "put a note", "update the ticket"}, "comment"},
-	{[]string{"assignee", "take it", "give it to", "reassign", "to me"}, "assign"},
 	{[]string{"any open", "anything open", "anything still open", "open tickets", "tickets filed", "every ticket", "all tickets", "unresolved", "sorted by"}, "search"},
 	{[]string{"resolve", "resolved", "close", "closed", "done", "reopen", "move to", "in progress", "workflow"}, "transition status"},
 	{[]string{"how long", "since when", "when did", "age", "how old"}, "dates"},
 	{[]string{"who is watching", "who's watching", "subscribers", "cc"}, "watchers"},
-	{[]string{"log time", "time spent", "hours spent", "hours of work", "timesheet"}, "worklog"},
 	{[]string{"relates to", "blocks", "blocked by", "linked"}, "link"},
 	{[]string{"tied to", "linked to", "related commits"}, "development"},
 	{[]string{"bug", "story", "incident ticket"}, "issue"},
@@ -143,36 +108,23 @@ var lexicon = []lexiconEntry{
 	{[]string{"part of", "section of", "heading"}, "section"},
 	{[]string{"children", "subpages", "sub pages", "child pages", "nested", "hierarchy", "pages under"}, "children tree"},
 	{[]string{"edited", "who edited", "revisions", "revision", "versions"}, "history version"},
-	{[]string{"versions back", "looked like", "older version", "previous version", "old version"}, "history version"},
 
 	// Traces.
-	{[]string{"slow", "slower", "slowest", "bottleneck", "taking long", "where is time spent", "where the time goes"}, "critical path duration"},
 	{[]string{"depend", "depends", "dependency", "upstream", "downstream", "calls into", "callers", "callees", "service map", "blast radius"}, "dependencies"},
 	{[]string{"instrumented", "reporting traces", "sending traces", "show up in"}, "services"},
 	{[]string{"where did the time go", "end to end", "critical path", "which hop", "slowest hop", "eating the time", "time going", "which span", "which spans", "wall clock", "wall-clock"}, "critical path"},
 	{[]string{"operations", "operation names"}, "span names"},
 	{[]string{"took over", "longer than", "slower than"}, "duration"},
-	{[]string{"trace id"}, "trace"},
 
 	// Alerting, on-call and incidents.
-	{[]string{"pager", "paged", "on call", "rota", "rotation", "who's on", "who is on"}, "oncall"},
-	{[]string{"ack", "acked", "acknowledged"}, "acknowledge alert"},
-	{[]string{"panel", "panels"}, "dashboard"},
 	{[]string{"mute", "snooze"}, "silence"},
-	{[]string{"annotate", "deploy marker"}, "annotation"},
 	{[]string{"marker", "markers"}, "annotation"},
-	{[]string{"outage", "sev1", "sev2", "major incident"}, "incident"},
-	{[]string{"flame graph", "flamegraph", "profiling"}, "profile"},
 	{[]string{"new errors", "anomalies", "anomaly", "noisy", "more errors than", "normal day", "baseline"}, "patterns"},
 
 	// Chat.
-	{[]string{"chat", "saying", "being said", "said in", "chatter", "discussion in"}, "conversations messages"},
-	{[]string{"replies", "reply chain"}, "thread"},
-	{[]string{"catch me up", "what happened in", "backlog of", "scroll back"}, "history"},
 	{[]string{"mention", "mentioned", "anyone say", "anyone talk", "did someone"}, "search messages"},
 	{[]string{"user group", "usergroup", "add me to", "put me in"}, "usergroups"},
 	{[]string{"handle", "username", "user id", "called on", "dm him", "dm her"}, "user"},
-	{[]string{"dm", "direct message"}, "conversations message"},
 	{[]string{"missed", "i missed", "unread", "catch up"}, "unreads history"},
 	{[]string{"posted", "someone posted", "where someone"}, "search messages"},
 	{[]string{"ping", "announce", "post in", "post to"}, "post message"},
