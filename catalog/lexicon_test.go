@@ -22,8 +22,8 @@ func TestLexicon(t *testing.T) {
 		query string
 		want  []string // any of these in the top 3
 	}{
-		{"bump ingest-worker to 6 instances", []string{"kubernetes.resources_scale"}},
-		{"who's carrying the pager this week", []string{"grafana.get_current_oncall_users", "grafana.list_oncall_schedules"}},
+		{"bounce the checkout pod", []string{"kubernetes.pods_delete", "kubernetes.resources_delete"}},
+		{"what did the payments pod print before it died", []string{"kubernetes.pods_log"}},
 		{"what's the p99 for checkout", []string{"prometheus.execute_query", "grafana.query_prometheus"}},
 		{"get me a shell in the redis pod", []string{"kubernetes.pods_exec"}},
 		{"is any exporter failing to be scraped", []string{"prometheus.get_targets"}},

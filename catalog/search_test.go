@@ -225,7 +225,7 @@ func TestSearchKindSignal(t *testing.T) {
 	tests := []struct{ query, kind string }{
 		{"search jira for open bugs in payments", "jira"},
 		{"search traces with errors for the cart service", "tracing"},
-		{"search loki for timeout errors in checkout", "grafana"},
+		{"search loki logs for timeout errors in checkout", "grafana"},
 		{"search confluence for the failover runbook", "wiki"},
 		{"list pods on the k8s clusters", "kubernetes"},
 	}

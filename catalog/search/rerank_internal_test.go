@@ -157,7 +157,7 @@ func TestUnsaidChangeVerb(t *testing.T) {
 		{"delete the worklog on OPS-1502", "jira:jira_add_worklog", 1.0 / 3},
 		{"delete OPS-12", "jira:jira_assign_issue", 1.0 / 3},
 		{"ack the disk alert group on db-3", "grafana:update_alert_group", 0},
-		{"raise a P2 for the checkout outage", "grafana:create_incident", 0},
+		{"raise a P2 incident for the checkout crash", "grafana:create_incident", 0},
 		{"mute the disk alerts on db-3 for two hours", "grafana:alerting_manage_silences", 0},
 		{"which alert silences are active?", "grafana:alerting_manage_silences", 1.0 / 3},
 	} {
