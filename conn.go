@@ -60,6 +60,7 @@ type serverConn struct {
 	all        []mcp.Tool // every tool the server lists, once each
 	pins       map[string]*PinIssue
 	info       mcp.Implementation // serverInfo from initialize
+	instr      string             // instructions from initialize
 	problems   []ToolProblem
 	state      State
 	lastErr    string
@@ -74,13 +75,12 @@ type serverConn struct {
 	// deferred start has finished; warning says why a lazy server fell
 	// back to eager; fromCache is true until the server lists its own
 	// tools.
-	mode         string
-	key          string
-	started      chan struct{}
-	startOnce    sync.Once
-	warning      string
-	fromCache    bool
-	instructions string
+	mode      string
+	key       string
+	started   chan struct{}
+	startOnce sync.Once
+	warning   string
+	fromCache bool
 }
 
 func newServerConn(m *Mux, s config.Server) *serverConn {
@@ -160,7 +160,7 @@ func (sc *serverConn) connect(ctx context.Context) error {
 	sc.gen++
 	gen := sc.gen
 	if initRes != nil {
-		sc.info, sc.instructions = initRes.ServerInfo, initRes.Instructions
+		sc.info, sc.instr = initRes.ServerInfo, initRes.Instructions
 	}
 	sc.setToolsLocked(tools.Tools)
 	sc.state, sc.lastErr, sc.changed = StateUp, "", time.Now()
@@ -443,6 +443,13 @@ func (sc *serverConn) toolList() []mcp.Tool {
 	sc.mu.RLock()
 	defer sc.mu.RUnlock()
 	return sc.order
+}
+
+// self returns what the server said of itself at initialize.
+func (sc *serverConn) self() (mcp.Implementation, string) {
+	sc.mu.RLock()
+	defer sc.mu.RUnlock()
+	return sc.info, sc.instr
 }
 
 func (sc *serverConn) tool(name string) *toolEntry {

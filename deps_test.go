@@ -24,6 +24,9 @@ func TestDependencies(t *testing.T) {
 	// start spans; only the packages that install providers bring in the
 	// SDK and its exporters.
 	otelSDKOK := []string{"telemetry", "metrics/", "internal/cli", "internal/otlptest", "examples/", "cmd/"}
+	// Offline tuning (fit, eval, mine, lint, log report) is the command
+	// line's: no runtime package links it.
+	tuningOK := []string{"internal/cli", "cmd/", "catalog/internal/catalogtest"}
 	allowed := func(pkg string, prefixes []string) bool {
 		for _, p := range prefixes {
 			if pkg == p || (p != "" && strings.HasPrefix(pkg, p)) {
@@ -41,6 +44,12 @@ func TestDependencies(t *testing.T) {
 				t.Errorf("%s is a leaf but imports %s", path, imp)
 			case leaves[pkg] && strings.HasPrefix(imp, mod+"/") && (pkg == "internal/detach" || pkg == "internal/textdist"):
 				t.Errorf("%s is a leaf helper but imports %s", path, imp)
+			case pkg == "catalog/search" && strings.HasPrefix(imp, mod+"/") && imp != mod+"/internal/textdist":
+				// The engine knows no server, kind or fleet file: it sees
+				// only the documents it is given.
+				t.Errorf("%s is the search engine but imports %s", path, imp)
+			case imp == mod+"/catalog/tuning" && !allowed(pkg, tuningOK):
+				t.Errorf("%s imports %s; offline tuning is for the command line only", path, imp)
 			case imp == mod+"/adapters/eino" && (pkg == "internal/gateway" || pkg == "catalog"):
 				// Reading a fleet file's catalog settings is catalog.FromFleet.
 				t.Errorf("%s imports the eino adapter; it needs no agent framework", path)
@@ -72,7 +81,7 @@ func isOTelSDK(imp string) bool {
 // TestRedisStaysOptional: the library packages do not link go-redis; only
 // the stores/ packages (and what a program chooses to import) do.
 func TestRedisStaysOptional(t *testing.T) {
-	pkgs := []string{".", "./config", "./catalog", "./internal/gateway", "./adapters/eino", "./subagent", "./orchestrator"}
+	pkgs := []string{".", "./config", "./catalog", "./catalog/search", "./internal/gateway", "./adapters/eino", "./subagent", "./orchestrator"}
 	out, err := exec.Command("go", append([]string{"list", "-deps"}, pkgs...)...).Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)

@@ -318,7 +318,8 @@ func (m *Mux) current() []kindgroups.Server {
 	out := make([]kindgroups.Server, 0, len(m.names))
 	for _, name := range m.names {
 		sc := m.servers[name]
-		out = append(out, kindgroups.Server{Name: name, Kind: sc.kind, Tools: sc.toolList()})
+		info, instr := sc.self()
+		out = append(out, kindgroups.Server{Name: name, Kind: sc.kind, Tools: sc.toolList(), Info: info, Instructions: instr})
 	}
 	return out
 }

@@ -40,7 +40,7 @@ func (m *Mux) prepareStart() (eager []string) {
 func (sc *serverConn) useCached(e toolcache.Entry) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	sc.info, sc.instructions = e.Info, e.Instructions
+	sc.info, sc.instr = e.Info, e.Instructions
 	sc.setToolsLocked(e.Tools)
 	sc.fromCache = true
 	sc.started = make(chan struct{})

@@ -105,7 +105,7 @@ func (m *Mux) saveToolCache() {
 		}
 		sc.mu.RLock()
 		if sc.all != nil {
-			f.Servers[name] = toolcache.Entry{Key: sc.key, Info: sc.info, Instructions: sc.instructions, Tools: sc.all}
+			f.Servers[name] = toolcache.Entry{Key: sc.key, Info: sc.info, Instructions: sc.instr, Tools: sc.all}
 		}
 		sc.mu.RUnlock()
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
@@ -72,7 +73,7 @@ type Config struct {
 	EmbedQueryPrefix, EmbedDocPrefix string
 	// EmbedTimeout bounds how long one search waits for embeddings, first
 	// for the entry vectors while they are computed, then for the query's
-	// vector (DefaultEmbedTimeout); when it runs out the search answers
+	// vector ([search.DefaultEmbedTimeout]); when it runs out the search answers
 	// with BM25. A search never waits longer behind another's slow call.
 	// Negative means no bound of the catalog's own: each search waits as
 	// long as the Embedder takes, and the entry vectors are computed under
@@ -80,17 +81,17 @@ type Config struct {
 	// is ranked the same way.
 	EmbedTimeout time.Duration
 	// EmbedEntriesTimeout bounds the one computation of the entry vectors
-	// (DefaultEmbedEntriesTimeout). Unless EmbedTimeout is negative it
+	// ([search.DefaultEmbedEntriesTimeout]). Unless EmbedTimeout is negative it
 	// runs apart from the search that started it, so that a large fleet
 	// on a slow endpoint can take longer than EmbedTimeout; searches
 	// answer with BM25 until it is done.
 	EmbedEntriesTimeout time.Duration
 	// EmbedCooldown is how long search leaves the Embedder alone after a
-	// failure or a timeout, answering with BM25 (DefaultEmbedCooldown);
+	// failure or a timeout, answering with BM25 ([search.DefaultEmbedCooldown]);
 	// then one search tries again. Negative means for good: the first
 	// failure turns embeddings off for the Catalog's life. An error that
-	// asks for a longer wait (a RetryDelayer, such as a 429's
-	// Retry-After) gets it, up to MaxEmbedRetryDelay. A search its caller
+	// asks for a longer wait (a [search.RetryDelayer], such as a 429's
+	// Retry-After) gets it, up to [search.MaxEmbedRetryDelay]. A search its caller
 	// cancelled is not a failure.
 	EmbedCooldown time.Duration
 	// OnEmbedError, if set, is called with the error when embeddings start
@@ -113,12 +114,12 @@ type Config struct {
 	// unlike it may rank better without them (compare with eval-search).
 	NoRerank bool
 	// RerankWeights replace the reranker's built-in weights, e.g. with
-	// FitRerank's fit to a fleet's own queries; nil means
-	// DefaultRerankWeights. They must pass RerankWeights.Validate: Build
+	// catalog/tuning's FitRerank fit to a fleet's own queries; nil means
+	// [search.DefaultRerankWeights]. They must pass [search.RerankWeights.Validate]: Build
 	// panics on weights that do not, as on a programming error, so check
 	// weights read from a file first (BuildFleet does
 	// for a fleet file's). NoRerank wins over them.
-	RerankWeights RerankWeights
+	RerankWeights search.RerankWeights
 }
 
 // Entry is one (kind, tool), folded over the kind's servers.
@@ -149,6 +150,30 @@ type Entry struct {
 // Key returns "kind.tool", the name that is unique across the fleet.
 func (e Entry) Key() string { return e.Kind + "." + e.Tool }
 
+// aboutOf collects what each kind's servers say of themselves at
+// initialize: serverInfo names and titles, and instructions.
+func aboutOf(servers []kindgroups.Server) map[string]search.About {
+	out := map[string]search.About{}
+	for _, s := range servers {
+		k := s.KindOf()
+		ab := out[k]
+		// A parenthetical is a remark on the name, not the name:
+		// "jaeger (jaeger-query MCP endpoint)".
+		n, _, _ := strings.Cut(s.Info.Name, " (")
+		if n = strings.TrimSpace(n); n != "" && !slices.Contains(ab.Names, n) {
+			ab.Names = append(ab.Names, n)
+		}
+		if t := s.Info.Title; t != "" && !slices.Contains(ab.Titles, t) {
+			ab.Titles = append(ab.Titles, t)
+		}
+		if in := s.Instructions; in != "" && !slices.Contains(ab.Instructions, in) {
+			ab.Instructions = append(ab.Instructions, in)
+		}
+		out[k] = ab
+	}
+	return out
+}
+
 // Catalog is every tool of a fleet, folded by kind, with a search index. It
 // is immutable after Build and safe for concurrent use.
 type Catalog struct {
@@ -159,17 +184,15 @@ type Catalog struct {
 	serverCore map[string][]string // server -> core tools
 	tools      map[string]mcp.Tool // "kind.tool" -> definition (first server)
 	budget     int
-	idx        *index
-	costs      []cost // per entry, for the catalog block
+	idx        *search.Index
+	searchOpt  search.Options // idx's, for tests that reweigh it
+	costs      []cost         // per entry, for the catalog block
 	// introCost and namesOnlyCost are the token costs of the fixed texts.
 	introCost, namesOnlyCost int
 
 	// convs is the default ActivationStore of the catalog's sessions: the
 	// one mutable part of a Catalog, safe for concurrent use.
 	convs MemoryStore
-
-	embedder Embedder
-	emb      *embedState // nil without an embedder
 }
 
 // Build folds servers into kinds and indexes every tool. Tools keep their
@@ -182,10 +205,6 @@ func Build(servers []kindgroups.Server, cfg Config) *Catalog {
 		serverCore: map[string][]string{},
 		tools:      map[string]mcp.Tool{},
 		budget:     cfg.Budget,
-		embedder:   cfg.Embedder,
-	}
-	if cfg.Embedder != nil {
-		c.emb = newEmbedState(cfg)
 	}
 	if c.budget <= 0 {
 		c.budget = DefaultBudget
@@ -248,18 +267,9 @@ func Build(servers []kindgroups.Server, cfg Config) *Catalog {
 			c.entries = append(c.entries, e)
 		}
 	}
-	c.idx = newIndex(c.entries, buildLexicon(cfg.Synonyms, !cfg.NoLexicon))
-	c.idx.setIDPatterns(c.entries, cfg.Kinds)
-	if cfg.RerankWeights != nil {
-		if err := cfg.RerankWeights.Validate(); err != nil {
-			panic(err)
-		}
-		w := cfg.RerankWeights.features()
-		c.idx.weights = &w
-	}
-	if cfg.NoRerank {
-		c.idx.weights = nil
-	}
+	c.searchOpt = searchOptions(cfg)
+	c.searchOpt.About = aboutOf(servers)
+	c.idx = search.New(docsOf(c.entries), c.searchOpt)
 	c.costs = make([]cost, len(c.entries))
 	for i, e := range c.entries {
 		c.costs[i] = entryCost(e)
@@ -317,3 +327,34 @@ func alwaysLoad(m *mcp.Meta) bool {
 	}
 	return false
 }
+
+// searchOptions is the engine's share of cfg.
+func searchOptions(cfg Config) search.Options {
+	o := search.Options{Synonyms: cfg.Synonyms, NoLexicon: cfg.NoLexicon, NoRerank: cfg.NoRerank,
+		RerankWeights: cfg.RerankWeights, Embedder: cfg.Embedder,
+		EmbedQueryPrefix: cfg.EmbedQueryPrefix, EmbedDocPrefix: cfg.EmbedDocPrefix, EmbedTimeout: cfg.EmbedTimeout,
+		EmbedEntriesTimeout: cfg.EmbedEntriesTimeout, EmbedCooldown: cfg.EmbedCooldown, OnEmbedError: cfg.OnEmbedError, Now: cfg.Now}
+	for kind, kc := range cfg.Kinds {
+		if len(kc.IDPatterns) > 0 {
+			if o.IDPatterns == nil {
+				o.IDPatterns = map[string][]*regexp.Regexp{}
+			}
+			o.IDPatterns[kind] = kc.IDPatterns
+		}
+	}
+	return o
+}
+
+// docsOf is what the engine reads of each entry.
+func docsOf(entries []Entry) []search.Doc {
+	docs := make([]search.Doc, len(entries))
+	for i, e := range entries {
+		docs[i] = search.Doc{Kind: e.Kind, Tool: e.Tool, Servers: e.Servers, Line: e.Line, Title: e.Annotations.Title,
+			Description: e.Description, Schema: e.Schema, Aliases: e.Aliases}
+	}
+	return docs
+}
+
+// Index is the catalog's search engine; document i is Entries()[i].
+// Offline tuning (catalog/tuning) reads features through it.
+func (c *Catalog) Index() *search.Index { return c.idx }

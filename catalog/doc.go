@@ -52,108 +52,17 @@
 //
 // # Search
 //
-// One BM25F index per catalog (k1 1.2, b 0.75) weighs fields: tool name
-// words (split on '_', '-' and camelCase) and aliases 3, title 1.5,
-// catalog line and kind 1, description 0.5, parameter names 0.6 and
-// parameter descriptions 0.3 (walked out of the schema). Words are lower-cased, a
-// small stopword list dropped, and plurals, -ing, -ed and a final 'e'
-// folded, so "traces", "tracing" and "trace" meet; a dozen ops shorthands
-// fold into the words descriptions use ("ticket" = "issue", "MR" = "merge
-// request", "find" = "search"), and "approval", "deployment" and
-// "dependency" meet "approve", "deploy" and "depends".
-//
-// Requests rarely say the API's words, so an ops lexicon bridges them:
-// about 110 entries of generic incident-ops vocabulary ("pager" may
-// match "oncall", "bump … instances" "scale replicas", "request rate" and
-// "p99" "promql metrics", "who approved" "approval"; an issue key such as
-// OPS-88 "issue key"; a "#channel" "conversations channel"). A trigger is
-// a word or a phrase matched as written after stemming. Its expansion
-// words are weaker alternatives of the word that triggered them (0.7 of
-// a request's own word, 0.9 for a phrase trigger): a tool earns the best
-// alternative per query word, and coordination counts query words, so an
-// expansion widens what matches without costing a tool that matches the
-// request's own words. Config.Synonyms adds entries; Config.NoLexicon
-// drops the built-in ones. Phrasings specific to one fleet belong in
-// KindConfig.Aliases.
-//
-// A document's score is scaled by the square root of the share of query
-// words it matches (chatty requests carry many words no tool says),
-// and an alias found as written in the query (stemmed, articles skipped:
-// "kill pod" matches "kill the pod", not "the pod keeps getting OOM
-// killed") adds a bonus: an operator wrote that phrase down for that tool.
-// So does a tool name whose words all occur, in any order (a leading read
-// verb such as "get" or "list" optional; name words count once, so
-// merge_merge_request is no more about merging than list_merge_requests).
-//
-// Near twins of one kind share their object words, so two more factors
-// scale the word score (alias bonuses stay whole). The verb: a request
-// that says no change verb in its base form ("what's in the sprint", "who
-// changed…") multiplies tools whose name's first verb is a change
-// (jira_update_sprint) by 0.55 ("open a ticket" and "file a bug" say
-// create, "open the page" does not); one that does ("start a sprint") gives
-// the tools whose name says the same class of change (create, update,
-// delete) 1.4 and other changes 0.8. And name coverage: 1 + the
-// idf-weighted share of the tool name's distinguishing words (no kind
-// prefix, no leading read verb) the query contains.
-//
-// Many queries could go to several kinds ("search loki for timeouts" hits
-// the search tools of slack, jira and wiki), so a kind signal scales each
-// score. A second BM25 runs over one document per kind, holding its tools'
-// weighted words, its name and its servers' names, and a tool's score is
-// multiplied by 1 + 0.5 × its kind's share of that signal (the strongest
-// kind has 1). A kind the query names outright doubles its tools' scores:
-// the words of its name, the tool-name words most of its tools share
-// ("confluence_…", "jira_…") and the words most of its servers' names share
-// ("prom" of prom-eu and prom-us), unless two kinds share the word or a
-// third of the kinds use it.
-//
-// Structural cues expand like lexicon entries: an issue key (OPS-88), a
-// merge request reference (!1234), a mention, a #channel, a metric name
-// (container_memory_working_set_bytes), a file name (values-prod.yaml),
-// "log 2h", a generated pod name (checkout-api-7d9f8c-x2kqp). In a long
-// request of several sentences, the words found only outside the
-// sentences that ask ("can you…", "show me…", a question) weigh half:
-// the story around an ask names services and times, the ask names the
-// tool.
-//
-// A reranker then reorders BM25's best 30 with a linear model over
-// lexical features: the idf-weighted share of the request's words each
-// field matches (name, catalog line, description, parameters), how much
-// of the tool's name the request says and how many of its name words it
-// does not, whether request and tool verbs agree (and the tool's with the
-// request's first change verb: "open a ticket and assign it to me"
-// creates), the kind signal, and whether a get_ tool meets a request
-// carrying an identifier (INC-2291, !1842, a pod name). The weights were fitted by pairwise logistic
-// regression to the labelled queries, with and without aliases
-// (rerank_train_test.go; TRAIN=1 refits them and prints leave-one-split-out
-// figures). [FitRerank] fits them to another fleet's labelled queries,
-// and Config.RerankWeights puts a fit to use ([RerankWeights] is keyed by
-// feature name, so it makes a readable JSON file; `mcpfleet fit-search`
-// writes one). A Hit's Score is exp of the linear score: comparable within
-// one search, not across searches. Nothing but arithmetic runs at search
-// time.
-//
-// A tool named verbatim in the query ("pods_log", "kubernetes.pods_log",
-// "k8s-2.pods_log") ranks first; a bare name of one word ("search",
-// "click") is a word of the request and left to BM25. Run-together names
-// meet the request through the index's own vocabulary: adjacent request
-// words joined into a term some tool has count as the request's own
-// ("who am i" meets whoami), and a name word no text uses on its own
-// also says the words it splits into ("keyvault": key vault). The
-// description's first sentence weighs again as a field of its own, and
-// parameters' enum values weigh as parameter names. With an [Embedder], the top 100 of BM25
-// and of cosine similarity are fused by reciprocal rank fusion (k = 60).
-// Queries and tool texts can carry the instruction prefixes some models
-// expect (Config.EmbedQueryPrefix, EmbedDocPrefix). The endpoint never
-// stalls a search: a search waits at most Config.EmbedTimeout (5 s) for
-// vectors, then answers with BM25, and after a failure the catalog uses
-// BM25 alone for Config.EmbedCooldown (30 s), or as long as the error's
-// [RetryDelayer] asks (a 429's Retry-After, at most 10 min), before one
-// search tries again. A search its caller cancelled is not an endpoint
-// failure.
+// [Session.Search] and [Catalog.Search] rank with the engine in
+// catalog/search: BM25F over each tool's name, aliases, catalog line,
+// title, kind, description and parameters, with a built-in lexicon, a
+// fitted reranker and, with an [Embedder], embeddings fused by reciprocal
+// rank. A tool named verbatim in the query ("pods_log",
+// "kubernetes.pods_log", "k8s-2.pods_log") ranks first. Config.Synonyms,
+// NoLexicon, NoRerank, RerankWeights and the Embed fields tune it.
 // Sessions filter the shared index by scope; nothing is re-indexed per
-// session. [Eval] scores the search on labelled queries
-// (testdata/queries.jsonl).
+// session. How the ranking works, its constants and how they were fitted
+// are in docs/search.md; fitting, evaluation and alias mining are
+// catalog/tuning's.
 //
 // # Budget
 //
@@ -187,7 +96,7 @@
 // A [Recorder] (SessionConfig.Recorder) sees every searchTools query and
 // its results, every loadTools name and what it resolved to, and every
 // gate decision, so a log shows which loaded tools were then called.
-// [NewJSONLRecorder] writes JSON Lines; [ReadLog] and [AnalyzeLog] turn a
-// log into a [SearchReport] (likely false negatives, empty queries, tools
-// no search found), which `mcpfleet search-report` prints.
+// [NewJSONLRecorder] writes JSON Lines; catalog/tuning reads such a log
+// into a report (likely false negatives, empty queries, tools no search
+// found), which `mcpfleet search-report` prints.
 package catalog

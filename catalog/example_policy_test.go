@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
@@ -54,11 +55,11 @@ func ExampleNewJSONLRecorder() {
 	s.LoadContext(ctx, []string{"nodes_top"}) // loaded by name: search never showed it
 	s.AllowContext(ctx, "k8s-1", "nodes_top")
 
-	events, err := catalog.ReadLog(&log)
+	events, err := tuning.ReadLog(&log)
 	if err != nil {
 		panic(err)
 	}
-	rep := catalog.AnalyzeLog(events)
+	rep := tuning.AnalyzeLog(events)
 	fmt.Printf("%d searches, %d loads, %d calls\n", rep.Searches, rep.Loads, rep.Calls)
 	fmt.Println("empty:", rep.EmptyQueries)
 	for _, f := range rep.FalseNegatives {

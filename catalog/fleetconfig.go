@@ -5,6 +5,7 @@ import (
 	"maps"
 	"regexp"
 
+	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
@@ -27,7 +28,7 @@ func FromFleet(f *config.Fleet) Config {
 	c.NoLexicon = f.Search.Lexicon != nil && !*f.Search.Lexicon
 	c.NoRerank = f.Search.Rerank != nil && !*f.Search.Rerank
 	if f.Search.RerankWeightValues != nil {
-		c.RerankWeights = RerankWeights(maps.Clone(f.Search.RerankWeightValues))
+		c.RerankWeights = search.RerankWeights(maps.Clone(f.Search.RerankWeightValues))
 	}
 	for kind, ks := range f.KindSettings {
 		if c.Kinds == nil {
@@ -65,7 +66,7 @@ func CheckFleet(f *config.Fleet) error {
 		}
 		return nil
 	}
-	if err := RerankWeights(f.Search.RerankWeightValues).Validate(); err != nil {
+	if err := search.RerankWeights(f.Search.RerankWeightValues).Validate(); err != nil {
 		return fmt.Errorf("config: search.rerank_weights %s: %w", f.Search.RerankWeights, err)
 	}
 	return nil

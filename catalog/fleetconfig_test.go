@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 )
@@ -41,7 +42,7 @@ func TestCatalogConfigSearch(t *testing.T) {
 // where catalog.Build would panic; so does a path nobody read; valid ones
 // are used.
 func TestBuildCatalogWeights(t *testing.T) {
-	good := catalog.DefaultRerankWeights()
+	good := search.DefaultRerankWeights()
 	bad := maps.Clone(good)
 	bad["bse"] = bad["base"]
 	delete(bad, "base")

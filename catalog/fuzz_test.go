@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
 func FuzzGenerateLine(f *testing.F) {
@@ -94,12 +95,12 @@ func FuzzMineAliases(f *testing.F) {
 		f.Add(s, "code:find_symbol")
 	}
 	f.Fuzz(func(t *testing.T, q, expect string) {
-		qs := []catalog.Query{
+		qs := []tuning.Query{
 			{Q: q, Expect: []string{expect}, Split: "a"},
 			{Q: q, Expect: []string{expect}, Split: "b"},
 			{Q: q + " " + q, Expect: []string{expect, "code:find_symbol"}, Split: "c"},
 		}
-		for _, m := range catalog.MineAliases(c, qs, catalog.MineOptions{}) {
+		for _, m := range tuning.MineAliases(c, qs, tuning.MineOptions{}) {
 			if _, ok := c.Lookup(m.Kind, m.Tool); !ok {
 				t.Fatalf("mined for unknown tool %s.%s", m.Kind, m.Tool)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/search"
 )
 
 // gateEmbedder answers with concept vectors, but first waits on gate
@@ -150,7 +151,7 @@ func TestHybridSlowEmbedder(t *testing.T) {
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if tt.warm && (len(reported) != 1 || !errors.Is(reported[0], catalog.ErrEmbedTimeout)) {
+			if tt.warm && (len(reported) != 1 || !errors.Is(reported[0], search.ErrEmbedTimeout)) {
 				t.Errorf("reported %v, want one ErrEmbedTimeout", reported)
 			}
 			if !tt.warm && len(reported) != 0 {
@@ -243,11 +244,11 @@ func TestHybridCooldownRetryDelay(t *testing.T) {
 	}{
 		{"longer than the cool-down", 0, delayError{2 * time.Minute}, 2 * time.Minute},
 		{"wrapped", 0, fmt.Errorf("embedding: %w", delayError{2 * time.Minute}), 2 * time.Minute},
-		{"shorter: the cool-down stands", 0, delayError{10 * time.Second}, catalog.DefaultEmbedCooldown},
-		{"none named", 0, delayError{}, catalog.DefaultEmbedCooldown},
-		{"capped", 0, delayError{time.Hour}, catalog.MaxEmbedRetryDelay},
+		{"shorter: the cool-down stands", 0, delayError{10 * time.Second}, search.DefaultEmbedCooldown},
+		{"none named", 0, delayError{}, search.DefaultEmbedCooldown},
+		{"capped", 0, delayError{time.Hour}, search.MaxEmbedRetryDelay},
 		{"a configured cool-down past the cap stands", 20 * time.Minute, delayError{time.Hour}, 20 * time.Minute},
-		{"no wait named", 0, errors.New("model down"), catalog.DefaultEmbedCooldown},
+		{"no wait named", 0, errors.New("model down"), search.DefaultEmbedCooldown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

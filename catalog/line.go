@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/catalog/search"
 )
 
 // Patterns used to clean descriptions; compiled once, never mutated.
@@ -32,7 +34,7 @@ var (
 // title, else its name as words.
 func GenerateLine(t mcp.Tool) string {
 	s := clean(t.Description)
-	s = firstSentence(s)
+	s = search.FirstSentence(s)
 	if i := topLevelIndexAny(s, ":;"); i > 0 && len(strings.Fields(s[:i])) >= 3 {
 		s = s[:i]
 	}
@@ -47,7 +49,7 @@ func GenerateLine(t mcp.Tool) string {
 		s = t.Annotations.Title
 	}
 	if s == "" {
-		s = strings.Join(nameWords(t.Name), " ")
+		s = strings.Join(search.NameWords(t.Name), " ")
 	}
 	return finishLine(s)
 }
@@ -170,40 +172,6 @@ func clean(s string) string {
 	// Brackets emptied by removing URLs or blobs.
 	s = reEmpty.ReplaceAllString(s, "")
 	return collapse(s)
-}
-
-// firstSentence returns s up to the end of its first sentence. A full
-// stop inside brackets ends nothing: "(e.g. thumbsup). Second." is one
-// sentence up to ')'.
-func firstSentence(s string) string {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '(', '[', '{':
-			depth++
-			continue
-		case ')', ']', '}':
-			depth = max(depth-1, 0)
-			continue
-		case '.', '!', '?':
-		default:
-			continue
-		}
-		if depth > 0 {
-			continue
-		}
-		if i+1 < len(s) && s[i+1] != ' ' {
-			continue // "v1.2", "k8s.io"
-		}
-		word := strings.TrimLeft(s[strings.LastIndexByte(s[:i], ' ')+1:i], "([{\"'")
-		switch strings.ToLower(word) {
-		case "e.g", "i.e", "etc", "vs", "approx", "incl":
-			continue
-		}
-		return s[:i]
-	}
-	return s
 }
 
 // collapse turns every run of whitespace into one space.

@@ -5,13 +5,13 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/mcpfleet/mcpfleet/catalog/search"
 )
 
 // Embedder turns texts into vectors. It is the one method catalog needs of
 // an embedding model; adapters wrap real models to fit it.
-type Embedder interface {
-	EmbedStrings(ctx context.Context, texts []string) ([][]float64, error)
-}
+type Embedder = search.Embedder
 
 // Hit is one searchTools result.
 type Hit struct {
@@ -30,41 +30,28 @@ type Hit struct {
 const (
 	DefaultK = 5
 	MaxK     = 20
-	// rrfK is the reciprocal rank fusion constant from Cormack et al.
-	rrfK = 60
-	// hybridDepth is how deep each ranking goes into the fusion.
-	hybridDepth = 100
 )
 
 // search ranks allowed entries for query: exact tool names in the query
 // first, then BM25 (fused with embeddings when an Embedder is set).
-func (c *Catalog) search(ctx context.Context, query string, k int, allow func(int) bool) []scored {
+func (c *Catalog) search(ctx context.Context, query string, k int, allow func(int) bool) []search.Result {
 	if k <= 0 {
 		k = DefaultK
 	}
 	k = min(k, MaxK)
 	exact := c.exactNames(query, allow)
-	limit := k + len(exact)
-	if c.embedder != nil {
-		limit = max(limit, hybridDepth)
-	}
-	ranked := c.idx.bm25(query, allow, limit)
-	if c.embedder != nil {
-		if fused, ok := c.hybrid(ctx, query, ranked, allow); ok {
-			ranked = fused
-		}
-	}
+	ranked := c.idx.Search(ctx, query, allow, k+len(exact))
 	if len(exact) > 0 {
 		top := 0.0
 		if len(ranked) > 0 {
-			top = ranked[0].score
+			top = ranked[0].Score
 		}
-		pinned := make([]scored, 0, len(exact)+len(ranked))
+		pinned := make([]search.Result, 0, len(exact)+len(ranked))
 		for _, d := range exact {
-			pinned = append(pinned, scored{d, top + 1})
+			pinned = append(pinned, search.Result{Doc: d, Score: top + 1})
 		}
 		for _, s := range ranked {
-			if !slices.Contains(exact, s.doc) {
+			if !slices.Contains(exact, s.Doc) {
 				pinned = append(pinned, s)
 			}
 		}
@@ -96,7 +83,7 @@ func (c *Catalog) exactNames(query string, allow func(int) bool) []int {
 // bare name of one word ("search", "find", "click") is a word of the
 // request, not a name it quotes: it is left to BM25.
 func (c *Catalog) resolveExact(w string) []int {
-	if ds, ok := c.byTool[w]; ok && len(nameWords(w)) > 1 {
+	if ds, ok := c.byTool[w]; ok && len(search.NameWords(w)) > 1 {
 		return ds
 	}
 	if i := strings.IndexByte(w, '.'); i > 0 {
@@ -120,13 +107,13 @@ func (c *Catalog) Search(ctx context.Context, query string, k int) []Hit {
 	res := c.search(ctx, query, k, allow)
 	hits := make([]Hit, len(res))
 	for i, s := range res {
-		hits[i] = c.hit(s, c.entries[s.doc].Servers, false)
+		hits[i] = c.hit(s, c.entries[s.Doc].Servers, false)
 	}
 	return hits
 }
 
-func (c *Catalog) hit(s scored, servers []string, loaded bool) Hit {
-	e := c.entries[s.doc]
+func (c *Catalog) hit(s search.Result, servers []string, loaded bool) Hit {
+	e := c.entries[s.Doc]
 	return Hit{Kind: e.Kind, Tool: e.Tool, Servers: slices.Clone(servers), Line: e.Line,
-		Score: math.Round(s.score*1e4) / 1e4, Loaded: loaded, AvoidWhen: e.AvoidWhen}
+		Score: math.Round(s.Score*1e4) / 1e4, Loaded: loaded, AvoidWhen: e.AvoidWhen}
 }

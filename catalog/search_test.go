@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
@@ -192,20 +194,20 @@ func TestLint(t *testing.T) {
 	}}}, catalog.Config{Kinds: map[string]catalog.KindConfig{"k": {
 		CatalogLines: map[string]string{"d": "List pods", "e": "List pods"},
 	}}})
-	want := catalog.LintReport{
-		MissingLines: []catalog.KindTool{{"k", "a"}, {"k", "b"}, {"k", "c"}},
-		Collisions: []catalog.Collision{
+	want := tuning.LintReport{
+		MissingLines: []tuning.KindTool{{Kind: "k", Tool: "a"}, {Kind: "k", Tool: "b"}, {Kind: "k", Tool: "c"}},
+		Collisions: []tuning.Collision{
 			{Kind: "k", Prefix: "get the status of a", Tools: []string{"a", "b", "c"}},
 			{Kind: "k", Prefix: "list pods", Tools: []string{"d", "e"}},
 		},
 	}
-	if diff := cmp.Diff(want, catalog.Lint(c)); diff != "" {
+	if diff := cmp.Diff(want, tuning.Lint(c)); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
 }
 
 func TestLintFleet(t *testing.T) {
-	r := catalog.Lint(buildFleet(t))
+	r := tuning.Lint(buildFleet(t))
 	t.Logf("fleet: %d tools lack a hand-written line, %d collisions", len(r.MissingLines), len(r.Collisions))
 	for _, col := range r.Collisions {
 		if len(col.Tools) < 2 {
@@ -223,7 +225,7 @@ func TestSearchKindSignal(t *testing.T) {
 	tests := []struct{ query, kind string }{
 		{"search jira for open bugs in payments", "jira"},
 		{"search traces with errors for the cart service", "tracing"},
-		{"search loki for timeout errors in checkout", "grafana"},
+		{"search loki logs for timeout errors in checkout", "grafana"},
 		{"search confluence for the failover runbook", "wiki"},
 		{"list pods on the k8s clusters", "kubernetes"},
 	}
@@ -324,4 +326,30 @@ func TestIDPatternsCopied(t *testing.T) {
 	if hits := c.Search(ctx, "leave a comment on PAY-311 saying the fix shipped", 3); len(hits) == 0 || hits[0].Kind != "beta" {
 		t.Errorf("top = %v, want beta's tool first: the pattern given to Build still holds", tops(hits))
 	}
+}
+
+// TestNoRerank: Config.NoRerank ranks by BM25 alone, and the reranker
+// changes the order of some eval queries (else it would be dead weight).
+func TestNoRerank(t *testing.T) {
+	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
+	cfg := fleetConfig(true)
+	on := catalog.Build(testFleet(t), cfg)
+	cfg.NoRerank = true
+	off := catalog.Build(testFleet(t), cfg)
+	hook := catalog.Build(testFleet(t), fleetConfig(true))
+	hook.SetRerankWeightsForTest(nil)
+	differ := 0
+	for _, q := range loadQueries(t)[:100] {
+		a, b, c := tops(on.Search(ctx, q.Q, 5)), tops(off.Search(ctx, q.Q, 5)), tops(hook.Search(ctx, q.Q, 5))
+		if !slices.Equal(b, c) {
+			t.Fatalf("%q: NoRerank gives %v, BM25 alone %v", q.Q, b, c)
+		}
+		if !slices.Equal(a, b) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the reranker changed no ranking of 100 queries")
+	}
+	t.Logf("the reranker changed %d of 100 rankings", differ)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/internal/textdist"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
@@ -516,8 +517,8 @@ func (s *Session) nearest(name string, n int) []string {
 	for r, cd := range byDist[:min(len(byDist), 5)] {
 		score[cd.d] += 1 / float64(r+1)
 	}
-	for r, sc := range c.search(context.Background(), strings.Join(nameWords(name), " "), 5, func(d int) bool { return s.permitted[d] }) {
-		score[sc.doc] += nearestSearchWeight / float64(r+1)
+	for r, sc := range c.search(context.Background(), strings.Join(search.NameWords(name), " "), 5, func(d int) bool { return s.permitted[d] }) {
+		score[sc.Doc] += nearestSearchWeight / float64(r+1)
 	}
 	docs := make([]int, 0, len(score))
 	for d := range score {
@@ -563,7 +564,7 @@ func (s *Session) Search(ctx context.Context, query string, k int) []Hit {
 	if s.rec != nil {
 		keys := make([]string, len(res))
 		for i, r := range res {
-			keys[i] = s.c.entries[r.doc].Key()
+			keys[i] = s.c.entries[r.Doc].Key()
 		}
 		s.rec.RecordSearch(ctx, SearchEvent{Time: time.Now(), Session: s.id, Conversation: s.conv, Query: query, K: k, Results: keys})
 	}
@@ -571,10 +572,10 @@ func (s *Session) Search(ctx context.Context, query string, k int) []Hit {
 	defer s.mu.Unlock()
 	hits := make([]Hit, len(res))
 	for i, r := range res {
-		e := s.c.entries[r.doc]
+		e := s.c.entries[r.Doc]
 		loaded := true
 		for _, srv := range e.Servers {
-			loaded = loaded && s.active[r.doc][srv]
+			loaded = loaded && s.active[r.Doc][srv]
 		}
 		hits[i] = s.c.hit(r, e.Servers, loaded)
 	}

@@ -1,11 +1,8 @@
 package catalog
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -86,15 +83,6 @@ type CallEvent struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// LogEvent is one line of a JSON Lines telemetry log: Type says which of
-// the three pointers is set.
-type LogEvent struct {
-	Type   string
-	Search *SearchEvent
-	Load   *LoadEvent
-	Call   *CallEvent
-}
-
 // JSONLRecorder writes each event as one JSON object per line, with a
 // "type" field ("search", "load" or "call") beside the event's fields.
 // It is safe for concurrent use; lines never interleave.
@@ -152,57 +140,4 @@ func (r *JSONLRecorder) write(v any) {
 	if err != nil && r.err == nil {
 		r.err = err
 	}
-}
-
-// LogLineError is a line of a telemetry log that ReadLog could not parse.
-type LogLineError struct {
-	Line int
-	Err  error
-}
-
-func (e *LogLineError) Error() string {
-	return fmt.Sprintf("catalog: telemetry log line %d: %v", e.Line, e.Err)
-}
-
-func (e *LogLineError) Unwrap() error { return e.Err }
-
-// ReadLog parses a JSON Lines log written by [JSONLRecorder], in order.
-// Blank lines are skipped; unknown event types are an error, so that a
-// log from something else is not silently read as empty.
-func ReadLog(r io.Reader) ([]LogEvent, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	var out []LogEvent
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Bytes()
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var head struct {
-			Type string `json:"type"`
-		}
-		if err := json.Unmarshal(line, &head); err != nil {
-			return out, &LogLineError{Line: n, Err: err}
-		}
-		ev := LogEvent{Type: head.Type}
-		var err error
-		switch head.Type {
-		case EventSearch:
-			ev.Search = &SearchEvent{}
-			err = json.Unmarshal(line, ev.Search)
-		case EventLoad:
-			ev.Load = &LoadEvent{}
-			err = json.Unmarshal(line, ev.Load)
-		case EventCall:
-			ev.Call = &CallEvent{}
-			err = json.Unmarshal(line, ev.Call)
-		default:
-			err = fmt.Errorf("unknown event type %q", head.Type)
-		}
-		if err != nil {
-			return out, &LogLineError{Line: n, Err: err}
-		}
-		out = append(out, ev)
-	}
-	return out, sc.Err()
 }

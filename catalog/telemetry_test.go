@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 )
 
@@ -39,7 +40,7 @@ func TestRecorderEvents(t *testing.T) {
 	if err := rec.Err(); err != nil {
 		t.Fatal(err)
 	}
-	got, err := catalog.ReadLog(&buf)
+	got, err := tuning.ReadLog(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestRecorderEvents(t *testing.T) {
 	if len(results) != 2 || results[0] != "kubernetes.pods_top" {
 		t.Fatalf("search hits = %v", results)
 	}
-	want := []catalog.LogEvent{
+	want := []tuning.LogEvent{
 		{Type: "search", Search: &catalog.SearchEvent{Session: "s1", Conversation: "c1", Query: "pods_top", K: 2, Results: results}},
 		{Type: "load", Load: &catalog.LoadEvent{Session: "s1", Conversation: "c1", Names: []catalog.LoadedName{
 			{Name: "pods_top", Tool: "kubernetes.pods_top", Status: "loaded"},
@@ -85,8 +86,8 @@ func TestReadLogErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := catalog.ReadLog(strings.NewReader(tc.log))
-			var le *catalog.LogLineError
+			_, err := tuning.ReadLog(strings.NewReader(tc.log))
+			var le *tuning.LogLineError
 			if !errors.As(err, &le) || le.Line != tc.line {
 				t.Errorf("err = %v, want line %d", err, tc.line)
 			}
@@ -144,11 +145,11 @@ func TestSearchReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	events, err := catalog.ReadLog(f)
+	events, err := tuning.ReadLog(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := catalog.AnalyzeLog(events)
+	rep := tuning.AnalyzeLog(events)
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +167,7 @@ func TestSearchReport(t *testing.T) {
 	if diff := cmp.Diff([]string{"s2:prometheus.execute_range_query", "s2:kubernetes.nodes_top"}, fn); diff != "" {
 		t.Errorf("false negatives (-want +got)\n%s", diff)
 	}
-	if len(rep.EmptyQueries) == 0 || rep.EmptyQueries[0] != (catalog.EmptyQuery{Query: "xyzzy frobnicate", Count: 2}) {
+	if len(rep.EmptyQueries) == 0 || rep.EmptyQueries[0] != (tuning.EmptyQuery{Query: "xyzzy frobnicate", Count: 2}) {
 		t.Errorf("empty queries = %+v", rep.EmptyQueries)
 	}
 	for _, tc := range rep.NeverFound {
@@ -174,10 +175,10 @@ func TestSearchReport(t *testing.T) {
 			t.Error("pods_top was found by s1's search")
 		}
 	}
-	if !slices.ContainsFunc(rep.NeverFound, func(tc catalog.ToolCount) bool { return tc.Tool == "kubernetes.resources_get" }) {
+	if !slices.ContainsFunc(rep.NeverFound, func(tc tuning.ToolCount) bool { return tc.Tool == "kubernetes.resources_get" }) {
 		t.Errorf("resources_get missing from never found: %+v", rep.NeverFound)
 	}
-	if !slices.Contains(rep.LoadedNotCalled, catalog.ToolCount{Tool: "kubernetes.nodes_top", Loads: 1}) {
+	if !slices.Contains(rep.LoadedNotCalled, tuning.ToolCount{Tool: "kubernetes.nodes_top", Loads: 1}) {
 		t.Errorf("loaded_not_called = %+v", rep.LoadedNotCalled)
 	}
 }
@@ -274,8 +275,8 @@ func FuzzReadLog(f *testing.F) {
 	f.Add(`{"type":"load","names":[{"name":"x","status":"loaded"}]}`)
 	f.Add(`{"type":"call","allowed":true}` + "\n\n" + `{"type":"search","results":null}`)
 	f.Fuzz(func(t *testing.T, log string) {
-		events, err := catalog.ReadLog(strings.NewReader(log))
-		catalog.AnalyzeLog(events)
+		events, err := tuning.ReadLog(strings.NewReader(log))
+		tuning.AnalyzeLog(events)
 		if err != nil {
 			return
 		}
@@ -291,7 +292,7 @@ func FuzzReadLog(f *testing.F) {
 				rec.RecordCall(t.Context(), *ev.Call)
 			}
 		}
-		again, err := catalog.ReadLog(&buf)
+		again, err := tuning.ReadLog(&buf)
 		if err != nil || len(again) != len(events) {
 			t.Fatalf("re-read %d of %d events: %v", len(again), len(events), err)
 		}

@@ -106,7 +106,7 @@ type Search struct {
 	// RerankWeightValues are the weights Load read from RerankWeights,
 	// feature name to weight. Load checks that they are a JSON object of
 	// numbers; the feature names are the catalog's to check
-	// (catalog.RerankWeights.Validate), since this package does not know
+	// (catalog/search.RerankWeights.Validate), since this package does not know
 	// them.
 	RerankWeightValues map[string]float64 `koanf:"-" json:"-"`
 }

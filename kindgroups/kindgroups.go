@@ -15,6 +15,11 @@ type Server struct {
 	Name  string
 	Kind  string
 	Tools []mcp.Tool
+	// Info and Instructions are what the server said of itself at
+	// initialize (serverInfo, instructions). Folding ignores them; search
+	// reads them as words of the kind.
+	Info         mcp.Implementation
+	Instructions string
 }
 
 // KindOf returns the kind a server folds into.

@@ -17,11 +17,12 @@ import (
 
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
 // The catalog stretches its cool-down to the wait an *EmbedError names.
-var _ catalog.RetryDelayer = (*mcpeino.EmbedError)(nil)
+var _ search.RetryDelayer = (*mcpeino.EmbedError)(nil)
 
 // batchServer answers with testConcepts' vectors, except that the
 // requests numbered in fail (from 1) get that status, once each, with

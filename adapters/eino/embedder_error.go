@@ -60,7 +60,7 @@ type EmbedError struct {
 }
 
 // RetryDelay is RetryAfter. It makes an *EmbedError a
-// catalog.RetryDelayer, so that the catalog waits as long as the endpoint
+// catalog/search.RetryDelayer, so that the catalog waits as long as the endpoint
 // asked before embedding again.
 func (e *EmbedError) RetryDelay() time.Duration { return e.RetryAfter }
 

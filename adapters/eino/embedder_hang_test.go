@@ -15,6 +15,7 @@ import (
 
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
@@ -171,7 +172,7 @@ func TestHybridSearchHangingEndpoint(t *testing.T) {
 		t.Errorf("%d query requests from 3 searches, want 1 to 3", n)
 	}
 	errs := f.log.all()
-	if len(errs) != 1 || !errors.Is(errs[0], catalog.ErrEmbedTimeout) {
+	if len(errs) != 1 || !errors.Is(errs[0], search.ErrEmbedTimeout) {
 		t.Fatalf("OnEmbedError got %v, want one ErrEmbedTimeout", errs)
 	}
 
@@ -202,7 +203,7 @@ func TestHybridSearchHangingEndpoint(t *testing.T) {
 		t.Errorf("OnEmbedError called %d times in one outage, want 1", n)
 	}
 	f.srv.hang.Store(false)
-	f.clock.Advance(catalog.DefaultEmbedCooldown)
+	f.clock.Advance(search.DefaultEmbedCooldown)
 	if diff := cmp.Diff(hybrid, f.search(t, t.Context())); diff != "" {
 		t.Errorf("search after recovery (-hybrid +got):\n%s", diff)
 	}
@@ -239,7 +240,7 @@ func TestHybridSearchHangingFromStart(t *testing.T) {
 	if n := f.srv.requests.Load(); n != 1 {
 		t.Errorf("%d requests during the cool-down, want still 1", n)
 	}
-	f.clock.Advance(catalog.DefaultEmbedCooldown)
+	f.clock.Advance(search.DefaultEmbedCooldown)
 	if cmp.Equal(f.bm25, f.search(t, t.Context())) {
 		t.Error("search after the cool-down is still BM25 alone")
 	}

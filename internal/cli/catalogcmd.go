@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
 // CatalogReport is what `catalog` prints: the block, or with --lint the
@@ -16,7 +17,7 @@ type CatalogReport struct {
 	Mode    string   `json:"mode"`
 	Block   string   `json:"block"`
 	// Lint is set with --lint.
-	Lint *catalog.LintReport `json:"lint,omitempty"`
+	Lint *tuning.LintReport `json:"lint,omitempty"`
 }
 
 func runCatalog(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
@@ -49,7 +50,7 @@ func runCatalog(ctx context.Context, env []string, stdin io.Reader, stdout, stde
 	}
 	rep.Mode, rep.Block = sess.Mode(), sess.CatalogBlock()
 	if *lint {
-		l := catalog.Lint(cat)
+		l := tuning.Lint(cat)
 		rep.Lint = &l
 	}
 	if err := emit(stdout, *asJSON, rep, func(w io.Writer) { writeCatalog(w, rep) }); err != nil {

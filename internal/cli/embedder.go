@@ -20,8 +20,8 @@ import (
 // embeddings off for good at the first failure, so that a run pays one
 // timeout at most and its figures never mix hybrid and BM25 rankings.
 // serve keeps the catalog's defaults: each search waits at most
-// catalog.DefaultEmbedTimeout, and a failure is retried after
-// catalog.DefaultEmbedCooldown. serve also caches vectors across the
+// search.DefaultEmbedTimeout, and a failure is retried after
+// search.DefaultEmbedCooldown. serve also caches vectors across the
 // catalog rebuilds that fleet changes cause, so a rebuild embeds only
 // the entries whose text changed; a one-shot command builds one catalog
 // and would only fill the cache.

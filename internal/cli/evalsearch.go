@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
 func runEvalSearch(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
@@ -37,12 +38,12 @@ func runEvalSearch(ctx context.Context, env []string, stdin io.Reader, stdout, s
 	if err != nil {
 		return err
 	}
-	res := catalog.Eval(catalog.WithScopes(ctx, scopesOf(*scopes)...), cat, qs)
+	res := tuning.Eval(catalog.WithScopes(ctx, scopesOf(*scopes)...), cat, qs)
 	return emit(stdout, *asJSON, res, func(w io.Writer) { writeEval(w, res, *k) })
 }
 
-func writeEval(w io.Writer, r catalog.EvalResult, k int) {
-	metrics := func(name string, m catalog.Metrics) {
+func writeEval(w io.Writer, r tuning.EvalResult, k int) {
+	metrics := func(name string, m tuning.Metrics) {
 		fmt.Fprintf(w, "%-8s %4d queries  recall@1 %.3f  recall@3 %.3f  recall@5 %.3f  nDCG@5 %.3f\n",
 			name, m.Queries, m.RecallAt1, m.RecallAt3, m.RecallAt5, m.NDCGAt5)
 	}

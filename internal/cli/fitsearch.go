@@ -11,6 +11,8 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/search"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
 // fitReport is what fit-search found. Both figures score the queries the
@@ -22,12 +24,12 @@ type fitReport struct {
 	InSample bool `json:"in_sample"`
 	// Current scores the fleet file's ranking: its weights, the built-in
 	// ones, or BM25 alone when search.rerank is false.
-	Current catalog.Metrics `json:"current"`
-	Fitted  catalog.Metrics `json:"fitted"`
+	Current tuning.Metrics `json:"current"`
+	Fitted  tuning.Metrics `json:"fitted"`
 	// Output is the -o file as an absolute path, "" when the weights
 	// went to stdout.
-	Output  string                `json:"output,omitempty"`
-	Weights catalog.RerankWeights `json:"weights"`
+	Output  string               `json:"output,omitempty"`
+	Weights search.RerankWeights `json:"weights"`
 }
 
 func runFitSearch(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
@@ -35,8 +37,8 @@ func runFitSearch(ctx context.Context, env []string, stdin io.Reader, stdout, st
 	asJSON := fs.Bool("json", false, "print the report, weights included, as JSON on stdout instead of text on stderr")
 	queries := fs.String("queries", "", "JSON Lines `file` of {\"q\", \"expect\": [\"kind:tool\"]} to fit on (- reads stdin)")
 	out := fs.String("o", "", "write the weights to `file` instead of stdout")
-	steps := fs.Int("steps", catalog.DefaultFitSteps, "optimiser steps")
-	l2 := fs.Float64("l2", catalog.DefaultFitL2, "pull toward the BM25 order; larger trusts few queries less")
+	steps := fs.Int("steps", tuning.DefaultFitSteps, "optimiser steps")
+	l2 := fs.Float64("l2", tuning.DefaultFitL2, "pull toward the BM25 order; larger trusts few queries less")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -69,15 +71,15 @@ func runFitSearch(ctx context.Context, env []string, stdin io.Reader, stdout, st
 	// blur what the weights change.
 	cfg := catalogConfig(mx.Config())
 	cat := catalog.Build(mx.Servers(), cfg)
-	w, err := catalog.FitRerank(ctx, cat, qs, catalog.FitOptions{L2: *l2, Steps: *steps})
+	w, err := tuning.FitRerank(ctx, cat, qs, tuning.FitOptions{L2: *l2, Steps: *steps})
 	if err != nil {
 		return err
 	}
 	cfg.RerankWeights, cfg.NoRerank = w, false
 	all := catalog.WithScopes(ctx, catalog.ScopeAll)
 	rep := fitReport{Queries: len(qs), InSample: true, Output: *out, Weights: w,
-		Current: catalog.Eval(all, cat, qs).Metrics,
-		Fitted:  catalog.Eval(all, catalog.Build(mx.Servers(), cfg), qs).Metrics}
+		Current: tuning.Eval(all, cat, qs).Metrics,
+		Fitted:  tuning.Eval(all, catalog.Build(mx.Servers(), cfg), qs).Metrics}
 	if *out != "" {
 		data, err := json.MarshalIndent(w, "", "  ")
 		if err != nil {
@@ -110,7 +112,7 @@ func writeFit(w io.Writer, r fitReport) {
 }
 
 // readQueries reads the --queries file, or stdin for "-".
-func readQueries(path string, stdin io.Reader) ([]catalog.Query, error) {
+func readQueries(path string, stdin io.Reader) ([]tuning.Query, error) {
 	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -120,14 +122,14 @@ func readQueries(path string, stdin io.Reader) ([]catalog.Query, error) {
 		defer f.Close()
 		r = f
 	}
-	return catalog.ReadQueries(r)
+	return tuning.ReadQueries(r)
 }
 
 // labelledFleet reads the --queries file and then connects the fleet, as
 // every command that scores or learns from labelled requests starts, so
 // that a bad queries file fails before any server starts. The caller must
 // Close the Mux.
-func labelledFleet(ctx context.Context, c *common, queries string, stdin io.Reader, stderr io.Writer) ([]catalog.Query, *mcpfleet.Mux, error) {
+func labelledFleet(ctx context.Context, c *common, queries string, stdin io.Reader, stderr io.Writer) ([]tuning.Query, *mcpfleet.Mux, error) {
 	qs, err := readQueries(queries, stdin)
 	if err != nil {
 		return nil, nil, err

@@ -9,7 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/search"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 )
 
@@ -17,11 +18,11 @@ const fitQueries = "testdata/fit_queries.jsonl"
 
 // fitted is the part of fit-search's JSON report the tests read.
 type fitted struct {
-	Queries  int                   `json:"queries"`
-	InSample bool                  `json:"in_sample"`
-	Current  catalog.Metrics       `json:"current"`
-	Fitted   catalog.Metrics       `json:"fitted"`
-	Weights  catalog.RerankWeights `json:"weights"`
+	Queries  int                  `json:"queries"`
+	InSample bool                 `json:"in_sample"`
+	Current  tuning.Metrics       `json:"current"`
+	Fitted   tuning.Metrics       `json:"fitted"`
+	Weights  search.RerankWeights `json:"weights"`
 }
 
 // TestFitSearchGolden pins the text report, whose figures are rounded, so
@@ -56,7 +57,7 @@ func TestFitSearchRoundTrip(t *testing.T) {
 	if !rep.InSample || rep.Queries != 40 || rep.Fitted.RecallAt1 < rep.Current.RecallAt1 {
 		t.Errorf("report %+v: want 40 in-sample queries, fitted recall@1 no worse than current", rep)
 	}
-	var written catalog.RerankWeights
+	var written search.RerankWeights
 	data, err := os.ReadFile(weights)
 	if err != nil {
 		t.Fatal(err)
@@ -68,20 +69,20 @@ func TestFitSearchRoundTrip(t *testing.T) {
 		t.Errorf("file and report disagree (-report +file):\n%s", diff)
 	}
 
-	defaults, err := json.Marshal(catalog.DefaultRerankWeights())
+	defaults, err := json.Marshal(search.DefaultRerankWeights())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "defaults.json"), defaults, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	eval := func(cfg string) catalog.EvalResult {
+	eval := func(cfg string) tuning.EvalResult {
 		t.Helper()
 		r := run(t, nil, "", "eval-search", "--json", "--config", cfg, "--queries", fitQueries)
 		if r.code != 0 {
 			t.Fatalf("eval-search exit %d: %s", r.code, r.stderr)
 		}
-		var res catalog.EvalResult
+		var res tuning.EvalResult
 		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 			t.Fatal(err)
 		}

@@ -10,17 +10,17 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
 func runMineAliases(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	fs, c := newFlagSet("mine-aliases", "--config FILE --queries FILE [--json] [--min-queries N] [--min-splits N] [--min-precision P] [--min-kind-share P] [--max-per-tool N]", env, stderr)
 	asJSON := fs.Bool("json", false, "print the mined aliases as a JSON array instead of a fleet-file fragment")
 	queries := fs.String("queries", "", "JSON Lines `file` of {\"q\", \"expect\": [\"kind:tool\"], \"split\"} to mine (- reads stdin)")
-	// Zero leaves each knob to catalog.MineOptions' default. The help
+	// Zero leaves each knob to tuning.MineOptions' default. The help
 	// repeats those numbers because catalog exports no constants for
 	// them, as it does for fit-search's DefaultFitSteps.
-	var opt catalog.MineOptions
+	var opt tuning.MineOptions
 	fs.IntVar(&opt.MinQueries, "min-queries", 0, "requests that must say a phrase and expect the tool (default 3)")
 	fs.IntVar(&opt.MinSplits, "min-splits", 0, "distinct splits those requests must come from (default 2)")
 	fs.Float64Var(&opt.MinPrecision, "min-precision", 0, "least share of the requests saying a phrase that expect the tool (default 0.5)")
@@ -46,9 +46,9 @@ func runMineAliases(ctx context.Context, env []string, stdin io.Reader, stdout, 
 	// The fleet file's own catalog lines and aliases count as what a
 	// tool already says, so a second run after pasting proposes only
 	// what is new.
-	mined := catalog.MineAliases(buildCatalog(mx), qs, opt)
+	mined := tuning.MineAliases(buildCatalog(mx), qs, opt)
 	if mined == nil {
-		mined = []catalog.MinedAlias{} // [] in JSON, not null
+		mined = []tuning.MinedAlias{} // [] in JSON, not null
 	}
 	source := *queries
 	if source == "-" {
@@ -65,7 +65,7 @@ func runMineAliases(ctx context.Context, env []string, stdin io.Reader, stdout, 
 // checkMineFlags refuses values MineOptions would silently replace with
 // its default (zero, negative) or that no share can meet. Only flags
 // given are checked: unset ones are zero on purpose.
-func checkMineFlags(fs *flag.FlagSet, opt catalog.MineOptions) error {
+func checkMineFlags(fs *flag.FlagSet, opt tuning.MineOptions) error {
 	var problems []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
@@ -89,7 +89,7 @@ func checkMineFlags(fs *flag.FlagSet, opt catalog.MineOptions) error {
 // names, for an operator to review and paste. Phrases are JSON strings,
 // which YAML reads as double-quoted scalars, so no phrase needs a
 // quoting rule of its own.
-func writeMinedYAML(w io.Writer, mined []catalog.MinedAlias, queries int, source string) {
+func writeMinedYAML(w io.Writer, mined []tuning.MinedAlias, queries int, source string) {
 	if len(mined) == 0 {
 		fmt.Fprintf(w, "# No aliases mined from %s in %s.\n", plural(queries, "labelled request"), source)
 		return

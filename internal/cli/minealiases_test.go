@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 )
@@ -66,8 +66,8 @@ func TestMineAliasesGolden(t *testing.T) {
 func TestMineAliasesJSON(t *testing.T) {
 	cfg := writeFleet(t, stdFleet, "")
 	queries := writeMineQueries(t, filepath.Dir(cfg))
-	mined := func(kind, tool, phrase string, queries, splits int, precision float64) catalog.MinedAlias {
-		return catalog.MinedAlias{Kind: kind, Tool: tool, Phrase: phrase, Queries: queries, Splits: splits, Precision: precision}
+	mined := func(kind, tool, phrase string, queries, splits int, precision float64) tuning.MinedAlias {
+		return tuning.MinedAlias{Kind: kind, Tool: tool, Phrase: phrase, Queries: queries, Splits: splits, Precision: precision}
 	}
 	var (
 		shell      = mined("kubernetes", "pods_exec", "shell", 3, 2, 1)
@@ -81,18 +81,18 @@ func TestMineAliasesJSON(t *testing.T) {
 	tests := []struct {
 		name  string
 		flags []string
-		want  []catalog.MinedAlias
+		want  []tuning.MinedAlias
 	}{
-		{"defaults", nil, []catalog.MinedAlias{shell, stack, stackTrace, trace, errorWord, errorRate, rate}},
-		{"one writer suffices", []string{"--min-splits", "1"}, []catalog.MinedAlias{shell, stack, stackTrace, trace,
+		{"defaults", nil, []tuning.MinedAlias{shell, stack, stackTrace, trace, errorWord, errorRate, rate}},
+		{"one writer suffices", []string{"--min-splits", "1"}, []tuning.MinedAlias{shell, stack, stackTrace, trace,
 			errorWord, errorRate, rate, mined("prometheus", "list_metrics", "kindly", 3, 1, 1)}},
-		{"a service name shared by two kinds", []string{"--min-kind-share", "0.5"}, []catalog.MinedAlias{
+		{"a service name shared by two kinds", []string{"--min-kind-share", "0.5"}, []tuning.MinedAlias{
 			shell, mined("kubernetes", "pods_exec", "checkout", 3, 2, 0.5), stack, stackTrace, trace,
 			errorWord, errorRate, rate, mined("prometheus", "execute_query", "checkout", 3, 2, 0.5)}},
-		{"the best per tool", []string{"--max-per-tool", "1"}, []catalog.MinedAlias{shell, stack, errorWord}},
+		{"the best per tool", []string{"--max-per-tool", "1"}, []tuning.MinedAlias{shell, stack, errorWord}},
 		{"strict precision", []string{"--min-kind-share", "0.5", "--min-precision", "0.6"},
-			[]catalog.MinedAlias{shell, stack, stackTrace, trace, errorWord, errorRate, rate}},
-		{"none", []string{"--min-queries", "4"}, []catalog.MinedAlias{}},
+			[]tuning.MinedAlias{shell, stack, stackTrace, trace, errorWord, errorRate, rate}},
+		{"none", []string{"--min-queries", "4"}, []tuning.MinedAlias{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,7 +101,7 @@ func TestMineAliasesJSON(t *testing.T) {
 			if r.code != 0 || r.stderr != "" {
 				t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 			}
-			var got []catalog.MinedAlias
+			var got []tuning.MinedAlias
 			if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
 // runSearchReport reads a telemetry log written by catalog.NewJSONLRecorder
@@ -38,15 +38,15 @@ func runSearchReport(ctx context.Context, env []string, stdin io.Reader, stdout,
 		defer f.Close()
 		r = f
 	}
-	events, err := catalog.ReadLog(r)
+	events, err := tuning.ReadLog(r)
 	if err != nil {
 		return err
 	}
-	rep := catalog.AnalyzeLog(events)
+	rep := tuning.AnalyzeLog(events)
 	return emit(stdout, *asJSON, rep, func(w io.Writer) { searchReportText(w, rep) })
 }
 
-func searchReportText(w io.Writer, rep catalog.SearchReport) {
+func searchReportText(w io.Writer, rep tuning.SearchReport) {
 	fmt.Fprintf(w, "%d sessions, %d searches, %d loads, %d allowed calls\n", rep.Sessions, rep.Searches, rep.Loads, rep.Calls)
 
 	fmt.Fprintf(w, "\nLikely false negatives (loaded by name after searches that missed it): %d\n", len(rep.FalseNegatives))

@@ -1,0 +1,122 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Run-together names. Servers name tools "whoami", "listprojects" or
+// "keyvault"; requests say "who am I", "list projects", "key vault". Two
+// generic rules meet them, each checked against the index's own
+// vocabulary, so neither knows any server:
+//
+//   - a request's adjacent words joined (two or three of them) are a term
+//     of the request when some tool has that term ("who am i" → whoami);
+//   - a name word that no text of the index uses on its own, and that
+//     splits into words the index does use, also says those words
+//     ("keyvault" → key vault, "bestpractices" → best practices).
+
+// maxJoin is how many adjacent request words may join into one term.
+const maxJoin = 3
+
+// minPiece is the shortest word a name word is split into: shorter
+// pieces ("am", "db") split too much that was never joined.
+const minPiece = 3
+
+// lowerWords returns text's words in order, lower case, split on
+// anything that is not a letter or a digit.
+func lowerWords(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// joinedTerms returns the terms made by joining two or three adjacent
+// words of query that the index has and the query's own terms lack, each
+// with the first of the words it joined.
+func (ix *index) joinedTerms(query string, own map[string]float64) []joined {
+	ws := lowerWords(query)
+	var out []joined
+	for i := range ws {
+		cat := ws[i]
+		for j := i + 1; j < min(len(ws), i+maxJoin); j++ {
+			cat += ws[j]
+			t := stem(cat)
+			if _, ok := ix.idf[t]; !ok || own[t] == 1 {
+				continue
+			}
+			first := ""
+			for _, w := range ws[i : j+1] {
+				if ts := terms(w); len(ts) > 0 {
+					first = ts[0]
+					break
+				}
+			}
+			out = append(out, joined{t, first})
+		}
+	}
+	return out
+}
+
+type joined struct{ term, first string }
+
+// splitCompound splits w into the fewest words of vocab, each at least
+// minPiece long; nil if it does not split into two or more.
+func splitCompound(w string, vocab map[string]bool) []string {
+	n := len(w)
+	// best[i] is the fewest pieces w[:i] splits into, 0 if none.
+	best := make([]int, n+1)
+	prev := make([]int, n+1)
+	for i := minPiece; i <= n; i++ {
+		for j := 0; j <= i-minPiece; j++ {
+			if (j > 0 && best[j] == 0) || !vocab[stem(w[j:i])] {
+				continue
+			}
+			if c := best[j] + 1; best[i] == 0 || c < best[i] {
+				best[i], prev[i] = c, j
+			}
+		}
+	}
+	if best[n] < 2 {
+		return nil
+	}
+	var out []string
+	for i := n; i > 0; i = prev[i] {
+		out = append(out, w[prev[i]:i])
+	}
+	for l, r := 0, len(out)-1; l < r; l, r = l+1, r-1 {
+		out[l], out[r] = out[r], out[l]
+	}
+	return out
+}
+
+// splitNames adds to each document's name field the words its
+// run-together name words split into, against the words the index uses
+// outside names.
+func splitNames(entries []Doc, docs [][]field) {
+	vocab := map[string]bool{}
+	for _, fs := range docs {
+		for f, fl := range fs {
+			if f == 0 {
+				continue
+			}
+			for _, t := range fl.terms {
+				vocab[t] = true
+			}
+		}
+	}
+	for i, e := range entries {
+		for _, w := range nameWords(e.Tool) {
+			w = strings.ToLower(w)
+			if len(w) < 2*minPiece || !isAlpha(w) || vocab[stem(w)] {
+				continue
+			}
+			for _, p := range splitCompound(w, vocab) {
+				if t := stem(p); !stopwords[p] {
+					docs[i][0].terms = append(docs[i][0].terms, t)
+				}
+			}
+		}
+		docs[i][0].terms = uniq(docs[i][0].terms)
+	}
+}

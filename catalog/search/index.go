@@ -1,0 +1,892 @@
+package search
+
+import (
+	"encoding/json"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Field weights for BM25F. Names and aliases say what a tool is; the
+// description says it at length, so each word there counts for less.
+const (
+	wName       = 3.0
+	wAlias      = 3.0
+	wLine       = 1.0
+	wTitle      = 1.5
+	wKind       = 1.0
+	wDesc       = 0.5
+	wParam      = 0.6
+	wParamDesc  = 0.3
+	wFirst      = 0.5
+	wPhrase     = 2.0
+	wNamePhrase = 1.0
+	coord       = 0.5
+	// kindBoost scales the kind signal: a tool of the kind the query
+	// points at most strongly scores up to 1+kindBoost times its BM25.
+	kindBoost = 0.5
+	// wKindName and wServerName weigh a kind's own name and its servers'
+	// names in the kind document, against 1 for its tools' text.
+	wKindName   = 5.0
+	wServerName = 2.0
+	// wInstructions weighs each word of a server's instructions in its
+	// kind's document.
+	wInstructions = 0.5
+	// namedBoost multiplies the score of a tool whose kind the query
+	// names ("jira", "confluence", "prom"): naming a product is the
+	// plainest way to say where to look.
+	namedBoost = 1.0
+	// nameCover scales name coverage: a tool whose distinguishing name
+	// words all occur in the query scores up to 1+nameCover times its
+	// BM25.
+	nameCover = 1.0
+	k1        = 1.2
+	bLen      = 0.75
+)
+
+// readVerb reports whether a stemmed word is a verb tool names start
+// with to read.
+func readVerb(t string) bool {
+	switch t {
+	case "get", "list", "fetch", "read", "show", "view", "describ":
+		return true
+	}
+	return false
+}
+
+type posting struct {
+	doc int32
+	w   float32 // idf * saturated weighted tf: the whole contribution
+}
+
+// index is an inverted BM25F index over entries; immutable after newIndex.
+type index struct {
+	n        int
+	postings map[string][]posting
+	idf      map[string]float64
+	// aliases maps an alias's first word to the alias phrases starting
+	// with it; a phrase found as written in the query earns a bonus.
+	aliases map[string][]phrase
+	// namePhrases maps a tool name's first distinguishing term to the
+	// name phrases starting with it; a name whose terms all occur in the
+	// query, in any order, earns a bonus.
+	namePhrases map[string][]phrase
+	// The kind signal: a BM25 over one document per kind (its tools'
+	// weighted terms, its name and its servers' names). docKind maps an
+	// entry to its kind's position.
+	docKind   []int32
+	nKinds    int
+	kindPosts map[string][]posting
+	// kindNames maps a word that names a kind to that kind's position.
+	kindNames map[string]int32
+	// kindIDs are each kind's identifier patterns (KindConfig.IDPatterns).
+	kindIDs [][]idPattern
+	// docIntent is the change a tool's name says (see intent.go).
+	docIntent []intent
+	// lexicon expands queries (see lexicon.go).
+	lexicon *lexiconIndex
+	// nameTerms are each tool's distinguishing name words (no kind
+	// prefix, no leading read verb), for name coverage.
+	nameTerms [][]string
+	// docFields are each document's terms with their field groups, and
+	// docVerb its name's leading read verb, for the reranker.
+	docFields [][]uint32
+	docVerb   []string
+	// docChange the stem of its name's change verb, for the reranker.
+	docChange []string
+	termID    map[string]uint32 // from 1
+	// weights are the reranker's; nil ranks by BM25 alone.
+	weights *features
+	scratch *sync.Pool // *scratch
+}
+
+type phrase struct {
+	doc   int32
+	terms []string
+	bonus float64
+}
+
+type scratch struct {
+	scores []float64
+	hits   []uint16  // query slots matched
+	cur    []float64 // the current slot's best per document
+}
+
+// nFields is the number of fields fieldsOf returns.
+const nFields = 9
+
+type field struct {
+	w     float64
+	terms []string
+}
+
+func fieldsOf(e Doc) []field {
+	pn, pd := schemaText(e.Schema)
+	return []field{
+		// Each name word once: merge_merge_request is not more about
+		// merging than list_merge_requests.
+		{wName, uniq(terms(e.Tool))},
+		{wAlias, terms(strings.Join(e.Aliases, " "))},
+		{wLine, terms(e.Line)},
+		{wTitle, terms(e.Title)},
+		{wKind, terms(e.Kind)},
+		{wDesc, terms(e.Description)},
+		{wParam, terms(pn)},
+		{wParamDesc, terms(pd)},
+		// The description's first sentence says what the tool is for;
+		// the rest says how. Its words count again.
+		{wFirst, terms(firstSentence(e.Description))},
+	}
+}
+
+func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
+	n := len(entries)
+	docs := make([][]field, n)
+	var avg [nFields]float64
+	for i, e := range entries {
+		docs[i] = fieldsOf(e)
+	}
+	splitNames(entries, docs)
+	for i := range entries {
+		for f, fl := range docs[i] {
+			avg[f] += float64(len(fl.terms))
+		}
+	}
+	for f := range avg {
+		avg[f] = max(avg[f]/float64(max(n, 1)), 1)
+	}
+	// Weighted, length-normalized term frequency per document.
+	tfs := make([]map[string]float64, n)
+	df := map[string]int{}
+	for i, fs := range docs {
+		tf := map[string]float64{}
+		for f, fl := range fs {
+			norm := 1 - bLen + bLen*float64(len(fl.terms))/avg[f]
+			for _, t := range fl.terms {
+				tf[t] += fl.w / norm
+			}
+		}
+		for t := range tf {
+			df[t]++
+		}
+		tfs[i] = tf
+	}
+	ix := &index{n: n, lexicon: lex, postings: make(map[string][]posting, len(df)), idf: make(map[string]float64, len(df)),
+		aliases: map[string][]phrase{}, namePhrases: map[string][]phrase{}}
+	for t, f := range df {
+		ix.idf[t] = math.Log(1 + (float64(n)-float64(f)+0.5)/(float64(f)+0.5))
+	}
+	for i, tf := range tfs {
+		for t, v := range tf {
+			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), w: float32(ix.idf[t] * v * (k1 + 1) / (k1 + v))})
+		}
+	}
+	bonus := func(ts []string, w float64) float64 {
+		b := 0.0
+		for _, t := range ts {
+			b += w * ix.idf[t]
+		}
+		return b
+	}
+	common := commonNameTerms(entries)
+	for i, e := range entries {
+		for _, a := range e.Aliases {
+			// An alias matches as written (stemmed, articles skipped):
+			// "kill pod" is not "pod … keeps getting OOM killed".
+			raw := rawTerms(a)
+			if len(raw) == 0 || len(terms(a)) == 0 {
+				continue
+			}
+			ix.aliases[raw[0]] = append(ix.aliases[raw[0]], phrase{doc: int32(i), terms: raw, bonus: bonus(terms(a), wPhrase)})
+		}
+		// The tool name is a phrase too: a query that says every word of
+		// "list_merge_requests" asks for that tool, whatever else matches.
+		// Words every tool of the kind carries ("jira_", "…Tool") say
+		// nothing and are left out.
+		var ts []string
+		for _, t := range terms(e.Tool) {
+			if !common[e.Kind][t] && !slices.Contains(ts, t) {
+				ts = append(ts, t)
+			}
+		}
+		// A leading read verb is how the server spells "show me": a query
+		// says "show", "what's" or nothing, so "the diff of merge request
+		// 482" names get_merge_request_diffs as fully as
+		// merge_merge_request.
+		if len(ts) > 2 && readVerb(ts[0]) {
+			ts = ts[1:]
+		}
+		if len(ts) > 0 {
+			ix.namePhrases[ts[0]] = append(ix.namePhrases[ts[0]], phrase{doc: int32(i), terms: ts, bonus: bonus(ts, wNamePhrase)})
+		}
+		if len(ts) > 1 && readVerb(ts[0]) {
+			ts = ts[1:]
+		}
+		ix.nameTerms = append(ix.nameTerms, ts)
+	}
+	ix.buildKinds(entries, tfs, common, about)
+	ix.docIntent = make([]intent, n)
+	ix.docVerb = make([]string, n)
+	ix.docChange = make([]string, n)
+	ix.docFields = make([][]uint32, n)
+	ix.termID = make(map[string]uint32, len(df))
+	for _, t := range slices.Sorted(maps.Keys(df)) {
+		ix.termID[t] = uint32(len(ix.termID) + 1)
+	}
+	for i, e := range entries {
+		in, verb := nameChange(e.Tool)
+		ix.docIntent[i] = in
+		if verb != "" {
+			ix.docChange[i] = stem(verb)
+		}
+		ix.docVerb[i] = firstVerb(e.Tool)
+		ix.docFields[i] = docTermFields(docs[i], ix.termID)
+	}
+	ix.weights = &rerankWeights
+	ix.scratch = &sync.Pool{New: func() any {
+		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n)}
+	}}
+	return ix
+}
+
+// buildKinds makes the kind documents. A kind document's term weights are
+// the sums of its tools' (already field-weighted) term weights, so words
+// many of a kind's tools use ("sprint", "loki", "merge") say the kind; its
+// name and its servers' names ("jira", "logs-eu") say it outright.
+//
+// What the servers say of themselves counts too: their serverInfo names
+// and titles as server names ("opensearch-mcp-server"), their
+// instructions as wInstructions per word.
+func (ix *index) buildKinds(entries []Doc, tfs []map[string]float64, common map[string]map[string]bool, about map[string]About) {
+	ix.docKind = make([]int32, len(entries))
+	pos := map[string]int32{}
+	var docs []map[string]float64
+	servers := []map[string]bool{}
+	for i, e := range entries {
+		k, ok := pos[e.Kind]
+		if !ok {
+			k = int32(len(docs))
+			pos[e.Kind] = k
+			docs = append(docs, map[string]float64{})
+			servers = append(servers, map[string]bool{})
+			for _, t := range terms(e.Kind) {
+				docs[k][t] += wKindName
+			}
+			if ab, ok := about[e.Kind]; ok {
+				for _, n := range append(slices.Clone(ab.Names), ab.Titles...) {
+					for _, t := range uniq(terms(n)) {
+						docs[k][t] += wServerName
+					}
+				}
+				for _, in := range ab.Instructions {
+					for _, t := range terms(in) {
+						docs[k][t] += wInstructions
+					}
+				}
+			}
+		}
+		ix.docKind[i] = k
+		for t, v := range tfs[i] {
+			docs[k][t] += v
+		}
+		for _, srv := range e.Servers {
+			if !servers[k][srv] {
+				servers[k][srv] = true
+				for _, t := range terms(srv) {
+					docs[k][t] += wServerName
+				}
+			}
+		}
+	}
+	n := len(docs)
+	ix.nKinds = n
+	defer ix.nameKinds(pos, servers, common, about)
+	lens := make([]float64, n)
+	avg := 0.0
+	df := map[string]int{}
+	for k, d := range docs {
+		for t, v := range d {
+			lens[k] += v
+			df[t]++
+		}
+		avg += lens[k]
+	}
+	avg = max(avg/float64(max(n, 1)), 1)
+	ix.kindPosts = make(map[string][]posting, len(df))
+	for k, d := range docs {
+		norm := 1 - bLen + bLen*lens[k]/avg
+		for t, v := range d {
+			idf := math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
+			tf := v / norm
+			ix.kindPosts[t] = append(ix.kindPosts[t], posting{doc: int32(k), w: float32(idf * tf * (k1 + 1) / (k1 + tf))})
+		}
+	}
+}
+
+// nameKinds finds the words that name a kind: the words of its name, the
+// words of its tools' names that most of them share ("confluence_…",
+// "jira_…"), and the words most of its servers' names share ("prom-eu",
+// "prom-us"). A word that names two kinds, or that the tools of a third
+// of the kinds use ("tool", "logs" of "logs-eu"), names none.
+func (ix *index) nameKinds(pos map[string]int32, servers []map[string]bool, common map[string]map[string]bool, about map[string]About) {
+	cand := map[string]map[int32]bool{}
+	add := func(t string, k int32) {
+		if len(t) < 3 || !isAlpha(t) {
+			return
+		}
+		if cand[t] == nil {
+			cand[t] = map[int32]bool{}
+		}
+		cand[t][k] = true
+	}
+	for kind, k := range pos {
+		for _, t := range terms(kind) {
+			add(t, k)
+		}
+		for t := range common[kind] {
+			add(t, k)
+		}
+		count := map[string]int{}
+		for srv := range servers[k] {
+			seen := map[string]bool{}
+			for _, t := range terms(srv) {
+				if !seen[t] {
+					seen[t] = true
+					count[t]++
+				}
+			}
+		}
+		for t, c := range count {
+			if c*2 > len(servers[k]) {
+				add(t, k)
+			}
+		}
+		// The product name the servers give themselves ("vault" of
+		// vault-mcp-server); "mcp" and "server" name every kind, so none.
+		if ab, ok := about[kind]; ok {
+			for _, n := range ab.Names {
+				for _, t := range terms(n) {
+					add(t, k)
+				}
+			}
+		}
+	}
+	ix.kindNames = map[string]int32{}
+	for t, ks := range cand {
+		if len(ks) != 1 || len(ix.kindPosts[t])*3 > ix.nKinds {
+			continue
+		}
+		for k := range ks {
+			ix.kindNames[t] = k
+		}
+	}
+}
+
+// coverage returns the idf-weighted share of tool d's distinguishing
+// name words that the query says, an expansion word counting
+// expandWeight.
+func (ix *index) coverage(q *analyzed, d int) float64 {
+	var got, all float64
+	for _, t := range ix.nameTerms[d] {
+		w := ix.idf[t]
+		all += w
+		got += w * q.weight[t]
+	}
+	if all == 0 {
+		return 0
+	}
+	return got / all
+}
+
+// setIDPatterns gives each kind position its identifier patterns.
+func (ix *index) setIDPatterns(entries []Doc, kinds map[string][]*regexp.Regexp) {
+	for i, e := range entries {
+		ps := kinds[e.Kind]
+		if len(ps) == 0 {
+			continue
+		}
+		if ix.kindIDs == nil {
+			ix.kindIDs = make([][]idPattern, ix.nKinds)
+		}
+		// A copy, as Build copies aliases: the caller's Config may change.
+		if k := ix.docKind[i]; ix.kindIDs[k] == nil {
+			for _, re := range ps {
+				if re != nil {
+					ix.kindIDs[k] = append(ix.kindIDs[k], newIDPattern(re))
+				}
+			}
+		}
+	}
+}
+
+// namedKinds reports which kinds the query names, by a word or by an
+// identifier of theirs; nil if none.
+func (ix *index) namedKinds(query string, qt []string) []bool {
+	var named []bool
+	for k, ps := range ix.kindIDs {
+		for _, p := range ps {
+			if p.match(query) {
+				if named == nil {
+					named = make([]bool, ix.nKinds)
+				}
+				named[k] = true
+				break
+			}
+		}
+	}
+	for _, t := range qt {
+		if k, ok := ix.kindNames[t]; ok {
+			if named == nil {
+				named = make([]bool, ix.nKinds)
+			}
+			named[k] = true
+		}
+	}
+	return named
+}
+
+// kindScores returns each kind's share of the query's kind signal,
+// scaled so the strongest kind has 1; nil if no kind matches.
+func (ix *index) kindScores(q *analyzed) []float64 {
+	ks := make([]float64, ix.nKinds)
+	top := 0.0
+	// Sorted, not map order: float sums in a varying order differ in the
+	// last bits from call to call, and a tie could flip.
+	for _, t := range slices.Sorted(maps.Keys(q.weight)) {
+		w := q.weight[t]
+		for _, p := range ix.kindPosts[t] {
+			ks[p.doc] += w * float64(p.w)
+			top = max(top, ks[p.doc])
+		}
+	}
+	if top == 0 {
+		return nil
+	}
+	for k := range ks {
+		ks[k] /= top
+	}
+	return ks
+}
+
+// analyzed is a query ready to score. Each slot is one thing the request
+// says: a word, with the lexicon's expansions of it as weaker
+// alternatives, or a multi-word phrase's expansions on their own. A tool
+// earns its best alternative per slot, and coordination counts slots, so
+// expansions widen what matches without making a tool that matches the
+// request's own words worse off.
+type analyzed struct {
+	query string
+	slots [][]alt
+	// terms are the request's own terms, sorted and unique.
+	terms []string
+	// raw is the request's words in order, stemmed, stopwords kept.
+	raw []string
+	// weight is every term's weight: 1 for the request's own,
+	// expandWeight for an expansion.
+	weight map[string]float64
+	// ident holds the terms the request says only inside identifiers
+	// (identifierTerms); nil for most requests.
+	ident map[string]bool
+}
+
+type alt struct {
+	t string
+	w float64
+}
+
+func (ix *index) analyze(query string) *analyzed {
+	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}}
+	q.terms = terms(query)
+	slices.Sort(q.terms)
+	q.terms = slices.Compact(q.terms)
+	ctx, ids := contextTerms(query), identifierTerms(query)
+	q.ident = ids
+	for _, t := range q.terms {
+		w := 1.0
+		if ctx[t] {
+			w = contextWeight
+		}
+		if ids[t] {
+			w = min(w, identWeight)
+		}
+		q.slots = append(q.slots, []alt{{t, w}})
+		q.weight[t] = 1
+	}
+	// Adjacent words joined into a term some tool has ("who am i" →
+	// whoami) are an alternative of the first word they join, or a slot
+	// of their own when every word was a stopword.
+	for _, j := range ix.joinedTerms(query, q.weight) {
+		q.weight[j.term] = 1
+		attached := false
+		for i, slot := range q.slots {
+			if slot[0].t == j.first {
+				q.slots[i] = append(slot, alt{j.term, slot[0].w})
+				attached = true
+				break
+			}
+		}
+		if !attached {
+			q.slots = append(q.slots, []alt{{j.term, 1}})
+		}
+		if i, found := slices.BinarySearch(q.terms, j.term); !found {
+			q.terms = slices.Insert(q.terms, i, j.term)
+		}
+	}
+	// An expansion is an alternative for the words that triggered it
+	// ("rate" may match "metrics"); one whose trigger is all stopwords
+	// ("how many") is a slot of its own.
+	for _, x := range expansions(ix.lexicon, query, q.raw) {
+		var own []alt
+		for _, t := range x.add {
+			if q.weight[t] == 1 {
+				continue
+			}
+			q.weight[t] = max(q.weight[t], x.weight)
+			own = append(own, alt{t, x.weight})
+		}
+		if len(own) == 0 {
+			continue
+		}
+		attached := false
+		for i, slot := range q.slots {
+			if slices.Contains(x.trigger, slot[0].t) {
+				q.slots[i] = append(slot, own...)
+				attached = true
+			}
+		}
+		if !attached {
+			q.slots = append(q.slots, own)
+		}
+	}
+	return q
+}
+
+type scored struct {
+	doc   int
+	score float64
+}
+
+// bm25 scores the query against every allowed document and returns the
+// best limit of those with a positive score, best first, ties by document
+// order (kind, tool).
+func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
+	req, main := requestIntents(query)
+	q := ix.analyze(query)
+	if ix.weights == nil {
+		cands := ix.candidates(q, req, allow, limit)
+		out := make([]scored, len(cands))
+		for i, c := range cands {
+			out[i] = c.scored
+		}
+		return out
+	}
+	cands := ix.candidates(q, req, allow, max(limit, rerankDepth))
+	// The reranker sees BM25's best rerankDepth whatever the limit, so
+	// that a deeper ranking (hybrid fusion asks for 100) has the same top
+	// as a shallow one: a search whose embeddings fail must answer
+	// exactly as one without them. Candidates past that depth follow in
+	// BM25 order, scored below the reranked ones.
+	out := ix.rerank(q, query, req, main, cands[:min(len(cands), rerankDepth)], ix.weights)
+	if rest := cands[len(out):]; len(rest) > 0 && limit > len(out) {
+		floor := out[len(out)-1].score
+		for _, c := range rest[:min(len(rest), limit-len(out))] {
+			out = append(out, scored{c.doc, floor * c.score / (rest[0].score + c.score)})
+		}
+	}
+	return out[:min(limit, len(out))]
+}
+
+// candidates scores the query against every allowed document and returns
+// the best limit of those with a positive score, best first, ties by
+// document order (kind, tool).
+func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit int) []candidate {
+	sc := ix.scratch.Get().(*scratch)
+	scores, hits, cur := sc.scores, sc.hits, sc.cur
+	var touched, inSlot []int
+	for _, slot := range q.slots {
+		for _, a := range slot {
+			for _, p := range ix.postings[a.t] {
+				d := int(p.doc)
+				v := a.w * float64(p.w)
+				if cur[d] == 0 {
+					inSlot = append(inSlot, d)
+				}
+				cur[d] = max(cur[d], v)
+			}
+		}
+		for _, d := range inSlot {
+			if hits[d] == 0 {
+				touched = append(touched, d)
+			}
+			scores[d] += cur[d]
+			hits[d]++
+			cur[d] = 0
+		}
+		inSlot = inSlot[:0]
+	}
+	// An alias phrase found as written in the query is the strongest
+	// signal there is: an operator wrote it down for this tool. So is a
+	// tool name whose words the query all says, in any order. Each
+	// document earns its best phrase once.
+	type phraseHit struct {
+		bonus       float64
+		alias, name bool
+	}
+	var best map[int32]phraseHit
+	found := func(p phrase, alias bool) {
+		if best == nil {
+			best = map[int32]phraseHit{}
+		}
+		h := best[p.doc]
+		h.bonus = max(h.bonus, p.bonus)
+		h.alias = h.alias || alias
+		h.name = h.name || !alias
+		best[p.doc] = h
+	}
+	for _, t := range q.raw {
+		for _, p := range ix.aliases[t] {
+			// An alias the request says only inside an identifier is
+			// not asked for: "yaml" of values-prod.yaml is a file's
+			// extension, not a request for a resource's YAML.
+			if containsRun(q.raw, p.terms) && !allIdent(q.ident, p.terms) {
+				found(p, true)
+			}
+		}
+	}
+	for _, t := range q.terms {
+		for _, p := range ix.namePhrases[t] {
+			if containsAll(q.terms, p.terms) {
+				found(p, false)
+			}
+		}
+	}
+	ks := ix.kindScores(q)
+	named := ix.namedKinds(q.query, q.terms)
+	out := make([]candidate, 0, len(touched))
+	for _, d := range touched {
+		if allow(d) {
+			h := best[int32(d)]
+			c := candidate{hits: int(hits[d]), aliasHit: h.alias, nameHit: h.name}
+			// Coordination: a tool matching more of the query's words
+			// beats one matching a single rare word many times.
+			s := scores[d] * math.Pow(float64(hits[d])/float64(len(q.slots)), coord)
+			// The verb: read tools for a question, the matching change
+			// for a request. Alias bonuses stay whole: an operator's
+			// phrase outranks the verb heuristic.
+			s *= intentFactor(req, ix.docIntent[d])
+			// Name coverage: near twins share their object words, and
+			// the one whose name the query says more of is the more
+			// specific match ("what metrics do we export" names all of
+			// list_metrics, half of get_metric_metadata). Rare name
+			// words count for more (idf-weighted share).
+			s *= 1 + nameCover*ix.coverage(q, d)
+			s += h.bonus
+			if ks != nil {
+				// The kind signal: "search loki for errors" is about
+				// grafana, whose tools may not say "search".
+				c.kindScore = ks[ix.docKind[d]]
+				s *= 1 + kindBoost*c.kindScore
+			}
+			if named != nil && named[ix.docKind[d]] {
+				c.named = true
+				s *= 1 + namedBoost
+			}
+			c.scored = scored{d, s}
+			out = append(out, c)
+		}
+		scores[d], hits[d] = 0, 0
+	}
+	ix.scratch.Put(sc)
+	return topN(out, limit)
+}
+
+// ranked is what topN orders: a scored result, or one carrying more.
+type ranked interface{ key() scored }
+
+func (s scored) key() scored    { return s }
+func (c candidate) key() scored { return c.scored }
+
+// better orders scored results: higher score first, then document order.
+func better[T ranked](a, b T) bool {
+	x, y := a.key(), b.key()
+	if x.score != y.score {
+		return x.score > y.score
+	}
+	return x.doc < y.doc
+}
+
+// topN returns the n best of s, sorted. It keeps a min-heap of the best n
+// seen, so a broad query over 10,000 tools does not sort them all.
+func topN[T ranked](s []T, n int) []T {
+	if len(s) <= n {
+		sortRanked(s)
+		return s
+	}
+	h := slices.Clone(s[:n])
+	down := func(i int) {
+		for {
+			w, l, r := i, 2*i+1, 2*i+2
+			if l < n && better(h[w], h[l]) {
+				w = l
+			}
+			if r < n && better(h[w], h[r]) {
+				w = r
+			}
+			if w == i {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, x := range s[n:] {
+		if better(x, h[0]) { // h[0] is the worst kept
+			h[0] = x
+			down(0)
+		}
+	}
+	sortRanked(h)
+	return h
+}
+
+// commonNameTerms returns, per kind, the name words that at least 80% of
+// the kind's tools share (with 3 or more tools): a kind prefix such as
+// "jira" or a suffix such as "tool".
+func commonNameTerms(entries []Doc) map[string]map[string]bool {
+	count := map[string]map[string]int{}
+	tools := map[string]int{}
+	for _, e := range entries {
+		if count[e.Kind] == nil {
+			count[e.Kind] = map[string]int{}
+		}
+		tools[e.Kind]++
+		seen := map[string]bool{}
+		for _, t := range terms(e.Tool) {
+			if !seen[t] {
+				seen[t] = true
+				count[e.Kind][t]++
+			}
+		}
+	}
+	out := map[string]map[string]bool{}
+	for k, m := range count {
+		out[k] = map[string]bool{}
+		for t, n := range m {
+			if tools[k] >= 3 && n*5 >= tools[k]*4 {
+				out[k][t] = true
+			}
+		}
+	}
+	return out
+}
+
+// uniq returns ts without repeats, in first-seen order.
+func uniq(ts []string) []string {
+	out := ts[:0:0]
+	for _, t := range ts {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// allIdent reports whether every term of ts is said only inside
+// identifiers.
+func allIdent(ident map[string]bool, ts []string) bool {
+	if ident == nil {
+		return false
+	}
+	for _, t := range ts {
+		if !ident[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// containsAll reports whether sorted set holds every term of ts.
+func containsAll(set, ts []string) bool {
+	for _, t := range ts {
+		if _, ok := slices.BinarySearch(set, t); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func sortRanked[T ranked](s []T) {
+	slices.SortFunc(s, func(a, b T) int {
+		x, y := a.key(), b.key()
+		if x.score != y.score {
+			if x.score > y.score {
+				return -1
+			}
+			return 1
+		}
+		return x.doc - y.doc
+	})
+}
+
+// schemaText walks an input schema and returns its parameter names and
+// parameter descriptions, each joined by spaces.
+func schemaText(raw json.RawMessage) (names, descs string) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", ""
+	}
+	var nb, db strings.Builder
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		m, ok := v.(map[string]any)
+		if !ok || depth > 6 {
+			return
+		}
+		if props, ok := m["properties"].(map[string]any); ok {
+			for name, p := range props {
+				nb.WriteString(name)
+				nb.WriteByte(' ')
+				if pm, ok := p.(map[string]any); ok {
+					if d, ok := pm["description"].(string); ok {
+						db.WriteString(d)
+						db.WriteByte(' ')
+					}
+					// Enum values are the words the API accepts there
+					// ("Slow 3G", "error"): they weigh as parameter names.
+					if en, ok := pm["enum"].([]any); ok && len(en) <= 30 {
+						for _, v := range en {
+							if str, ok := v.(string); ok {
+								nb.WriteString(str)
+								nb.WriteByte(' ')
+							}
+						}
+					}
+				}
+				walk(p, depth+1)
+			}
+		}
+		walk(m["items"], depth+1)
+		for _, key := range []string{"anyOf", "oneOf", "allOf"} {
+			if arr, ok := m[key].([]any); ok {
+				for _, x := range arr {
+					walk(x, depth+1)
+				}
+			}
+		}
+		for _, key := range []string{"$defs", "definitions"} {
+			if defs, ok := m[key].(map[string]any); ok {
+				for _, x := range defs {
+					walk(x, depth+1)
+				}
+			}
+		}
+	}
+	walk(v, 0)
+	return nb.String(), db.String()
+}
