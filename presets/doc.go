@@ -10,11 +10,14 @@
 // # Matching
 //
 // A kind gets a preset when one of its servers reports a serverInfo name
-// the preset lists ([ReasonName]), or else when the share of the kind's
-// tool names that the preset knows is at least [FingerprintThreshold]
-// ([ReasonFingerprint]); the best share wins, ties by name. A share, not a
-// Jaccard index: a read-only variant or a server started with fewer
-// toolsets exposes a subset of the preset's tools and must still match.
+// the preset lists ([ReasonName]), or else when the overlap coefficient of
+// the kind's tool names and the preset's (shared names over the smaller
+// set) is at least [FingerprintThreshold] with at least
+// [FingerprintMinShared] names shared ([ReasonFingerprint]); the best
+// score wins, ties by file name. Overlap, not a Jaccard index: a
+// read-only variant or a server started with fewer toolsets exposes a
+// subset of the preset's tools, and a server built with a few extra
+// tools a superset; both must still match.
 //
 // # Applying
 //

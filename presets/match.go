@@ -3,13 +3,18 @@ package presets
 import (
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/mcpfleet/mcpfleet/config"
 )
 
-// FingerprintThreshold is the least share of a kind's tool names a preset
-// must know to match by fingerprint.
-const FingerprintThreshold = 0.8
+// FingerprintThreshold is the least overlap coefficient between a kind's
+// tool names and a preset's for a match by fingerprint, and
+// FingerprintMinShared the fewest names they must share.
+const (
+	FingerprintThreshold = 0.7
+	FingerprintMinShared = 3
+)
 
 // Reasons a kind got (or did not get) a preset.
 const (
@@ -23,8 +28,8 @@ const (
 // Kind is what matching needs of one kind of a fleet.
 type Kind struct {
 	Name string
-	// ServerInfo are the serverInfo names its servers reported ("" for
-	// none yet).
+	// ServerInfo are the serverInfo names its servers reported, each
+	// optionally followed by a space and the version ("mcp-grafana 0.7.1").
 	ServerInfo []string
 	// Tools are its tool names.
 	Tools []string
@@ -35,7 +40,8 @@ type Assignment struct {
 	Kind   string `json:"kind"`
 	Preset string `json:"preset,omitempty"`
 	Reason string `json:"reason"`
-	// Score is the share of the kind's tools the preset knows.
+	// Score is the overlap coefficient of the kind's and the preset's
+	// tool names: shared names over the smaller set's size.
 	Score float64 `json:"score"`
 }
 
@@ -48,8 +54,10 @@ func Match(all []Preset, k Kind) (Preset, Assignment) {
 		score := share(k.Tools, p.Tools)
 		named := false
 		for _, info := range k.ServerInfo {
-			if info != "" && slices.Contains(p.ServerInfo, info) {
-				named = true
+			for _, n := range p.ServerInfo {
+				if info == n || strings.HasPrefix(info, n+" ") {
+					named = true
+				}
 			}
 		}
 		switch {
@@ -68,18 +76,19 @@ func Match(all []Preset, k Kind) (Preset, Assignment) {
 	return all[best], a
 }
 
-// share is the share of tools that known holds.
+// share is the overlap coefficient of two name sets, 0 when they share
+// fewer than FingerprintMinShared names.
 func share(tools, known []string) float64 {
-	if len(tools) == 0 {
-		return 0
-	}
 	n := 0
-	for _, t := range tools {
+	for _, t := range slices.Compact(slices.Sorted(slices.Values(tools))) {
 		if slices.Contains(known, t) {
 			n++
 		}
 	}
-	return float64(n) / float64(len(tools))
+	if n < FingerprintMinShared {
+		return 0
+	}
+	return float64(n) / float64(min(len(tools), len(known)))
 }
 
 // Options tune Apply.

@@ -42,8 +42,10 @@ func TestMatch(t *testing.T) {
 		{"by fingerprint, kind named anything", presets.Kind{Name: "k", Tools: toolNames(t, "kubernetes")}, "kubernetes", presets.ReasonFingerprint},
 		{"read-only variant by fingerprint", presets.Kind{Name: "gl", Tools: toolNames(t, "gitlab_readonly")}, "gitlab", presets.ReasonFingerprint},
 		{"tracing by fingerprint", presets.Kind{Name: "tracing", Tools: toolNames(t, "jaeger")}, "jaeger", presets.ReasonFingerprint},
+		{"by serverInfo name and version", presets.Kind{Name: "g", ServerInfo: []string{"mcp-grafana 0.7.1"}}, "grafana", presets.ReasonName},
 		{"a server with no preset", presets.Kind{Name: "vault", ServerInfo: []string{"vault-mcp-server"}, Tools: toolNames(t, "vault")}, "", presets.ReasonNone},
-		{"a few shared tool names are no fingerprint", presets.Kind{Name: "mix", Tools: []string{"execute_query", "run_thing", "other", "more", "most"}}, "", presets.ReasonNone},
+		{"a few shared tool names are no fingerprint", presets.Kind{Name: "mix", Tools: []string{"execute_query", "list_metrics", "other", "more", "most"}}, "", presets.ReasonNone},
+		{"extra tools of its own still match", presets.Kind{Name: "p", Tools: append(toolNames(t, "prometheus"), "echo", "fail", "image", "slow")}, "prometheus", presets.ReasonFingerprint},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, a := presets.Match(all, tc.kind)
