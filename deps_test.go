@@ -48,6 +48,8 @@ func TestDependencies(t *testing.T) {
 				// The engine knows no server, kind or fleet file: it sees
 				// only the documents it is given.
 				t.Errorf("%s is the search engine but imports %s", path, imp)
+			case pkg == "presets" && strings.HasPrefix(imp, mod+"/") && imp != mod+"/config":
+				t.Errorf("%s is per-server data over config but imports %s", path, imp)
 			case imp == mod+"/catalog/tuning" && !allowed(pkg, tuningOK):
 				t.Errorf("%s imports %s; offline tuning is for the command line only", path, imp)
 			case imp == mod+"/adapters/eino" && (pkg == "internal/gateway" || pkg == "catalog"):

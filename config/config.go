@@ -55,6 +55,9 @@ type Fleet struct {
 	Neutralize *bool `koanf:"neutralize" json:"neutralize,omitempty"`
 	// Search tunes tool search (searchTools and `mcpfleet search`).
 	Search Search `koanf:"search" json:"search,omitzero"`
+	// Presets, when false, turns the built-in per-server presets off
+	// (package presets); nil means on.
+	Presets *bool `koanf:"presets" json:"presets,omitempty"`
 	// Pinning is off, warn or enforce: what to do with a tool whose
 	// definition differs from the lock, is absent from it, or reads as
 	// poisoned. "" means warn when a lock was loaded, else off (see

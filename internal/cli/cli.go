@@ -37,6 +37,7 @@ func commands() []command {
 		{"mine-aliases", "propose kind aliases from labelled queries, as a fleet-file fragment", runMineAliases},
 		{"search-report", "read a search telemetry log: false negatives, empty queries, never found", runSearchReport},
 		{"catalog", "print the deferred catalog block, or --lint its lines", runCatalog},
+		{"presets", "list which built-in server preset each kind gets, and why", runPresets},
 		{"status", "print each server's connection state", runStatus},
 		{"lock", "pin every tool definition in fleet.lock; --diff shows changes, --approve accepts them", runLock},
 		{"serve", "serve the fleet as one MCP server (stdio or streamable HTTP)", runServe},

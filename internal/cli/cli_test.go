@@ -3,6 +3,7 @@ package cli_test
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -265,5 +266,30 @@ func TestToolsJSON(t *testing.T) {
 		if diff := cmp.Diff(want, have); diff != "" {
 			t.Errorf("%s schema (-want +got):\n%s", ft.Name, diff)
 		}
+	}
+}
+
+// TestPresetsGolden pins `mcpfleet presets` on a fleet whose kinds match
+// presets by fingerprint under names of their own, plus one kind with no
+// preset, and with presets turned off.
+func TestPresetsGolden(t *testing.T) {
+	servers := append(slices.Clone(stdFleet), fleetServer{"secrets", "secrets", "vault"}, fleetServer{"traces", "traces", "jaeger"})
+	on := writeFleet(t, servers, "")
+	off := writeFleet(t, servers, "presets: false\n")
+	for _, tc := range []struct {
+		name, cfg string
+		args      []string
+	}{
+		{"presets", on, []string{"presets", "--config", on}},
+		{"presets_json", on, []string{"presets", "--json", "--config", on}},
+		{"presets_off", off, []string{"presets", "--config", off}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, nil, "", tc.args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			goldenfile.CheckNamed(t, tc.name, transcript(tc.cfg, tc.args, r))
+		})
 	}
 }

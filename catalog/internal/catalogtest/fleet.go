@@ -17,8 +17,10 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
+	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
+	"github.com/mcpfleet/mcpfleet/presets"
 )
 
 // Fleet is a 20-server incident-ops fleet built from the real
@@ -358,4 +360,23 @@ func Queries(tb testing.TB) []tuning.Query {
 		tb.Fatal(err)
 	}
 	return qs
+}
+
+// PresetConfig is the catalog configuration the built-in presets give
+// servers, as a fleet file with no kind_settings would get it, leaving out
+// the kinds in exclude: leave-one-kind-out removes kind K's preset with
+// PresetConfig(tb, servers, K).
+func PresetConfig(tb testing.TB, servers []kindgroups.Server, exclude ...string) catalog.Config {
+	tb.Helper()
+	all, err := presets.All()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var kinds []presets.Kind
+	for _, g := range kindgroups.Fold(servers) {
+		kinds = append(kinds, presets.Kind{Name: g.Kind, Tools: g.Tools})
+	}
+	f := &config.Fleet{}
+	presets.Apply(f, all, kinds, presets.Options{Exclude: exclude})
+	return catalog.FromFleet(f)
 }
