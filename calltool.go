@@ -154,11 +154,8 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 	return res, err
 }
 
-// transform runs the ResultFuncs, then the built-in transforms: offload a
-// result over the threshold (its preview is enveloped as it is built), else
-// neutralize it. Offloading first keeps the cost of neutralizing a 50 MB
-// result to its preview; ReadResult and GrepResult neutralize what they
-// return.
+// transform runs the ResultFuncs, then shape: offload a result over the
+// threshold, else neutralize it.
 func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*Result, error) {
 	var err error
 	// Hooks see, and every stage below edits, one representation of
@@ -176,13 +173,7 @@ func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*R
 	}
 	r = valueContent(r)
 	repeats := r.StructuredContent != nil && rewraps(r.StructuredContent, r.Content)
-	r, off, err := m.maybeOffload(ctx, c, r, repeats)
-	if err != nil {
-		return nil, err
-	}
-	if off == nil && m.neut != nil {
-		r = m.neutralizeResult(ctx, c, r)
-	}
+	r, off := m.shape(ctx, c, r, repeats)
 	return &Result{CallToolResult: *r, Server: c.Server, Tool: c.Tool, Args: c.Args, Repairs: c.Repairs,
 		Offload: off, StructuredRepeatsText: repeats && off == nil}, nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
-	"github.com/mcpfleet/mcpfleet/internal/offload"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/internal/testservice"
 )
@@ -28,11 +27,11 @@ func BenchmarkResultStore(b *testing.B) {
 	text := testfleet.BigText(1 << 20)
 	ctx := context.Background()
 	b.Run("memory", func(b *testing.B) {
-		m := offload.NewMemory(nil)
+		m := mcpfleet.NewMemoryStore(0, 0)
 		b.ReportAllocs()
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
-			h, err := m.Put(ctx, offload.Item{Owner: "o", Text: text})
+			h, err := m.Put(ctx, mcpfleet.StoredResult{Owner: "o", Text: text})
 			if err != nil {
 				b.Fatal(err)
 			}
