@@ -158,6 +158,7 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage) (*Result, 
 // threshold, else neutralize it.
 func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*Result, error) {
 	var err error
+	r, cut := takeCut(r)
 	// Hooks see, and every stage below edits, one representation of
 	// structuredContent (see exactStructured); a hook that sets raw bytes
 	// gets them decoded too.
@@ -174,6 +175,7 @@ func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*R
 	r = valueContent(r)
 	repeats := r.StructuredContent != nil && rewraps(r.StructuredContent, r.Content)
 	r, off := m.shape(ctx, c, r, repeats)
+	r = withCutNote(r, c, cut)
 	return &Result{CallToolResult: *r, Server: c.Server, Tool: c.Tool, Args: c.Args, Repairs: c.Repairs,
 		Offload: off, StructuredRepeatsText: repeats && off == nil}, nil
 }
