@@ -123,4 +123,3 @@ type cutBody struct {
 func cutHTTPClient(limit int64) *http.Client {
 	return &http.Client{Transport: cutTransport{base: http.DefaultTransport, limit: limit}}
 }
-
