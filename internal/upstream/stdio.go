@@ -67,17 +67,15 @@ type child struct {
 
 func (p *child) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 
-// Grace periods before SIGTERM and then SIGKILL, as in mcp-go.
-const (
-	childGrace = 5 * time.Second
-	childTerm  = 5 * time.Second
-)
+// How long Close waits after closing stdin, then after SIGTERM, then
+// after SIGKILL: mcp-go's own timings.
+var childWaits = [3]time.Duration{2 * time.Second, 3 * time.Second, 3 * time.Second}
 
 func (p *child) Close() error {
 	var err error
 	p.once.Do(func() {
 		err = p.stdin.Close()
-		for _, step := range []func(){
+		for k, step := range []func(){
 			func() {},
 			func() { _ = p.cmd.Process.Signal(syscall.SIGTERM) },
 			func() { _ = p.cmd.Process.Kill() },
@@ -90,7 +88,7 @@ func (p *child) Close() error {
 					err = p.err
 				}
 				return
-			case <-time.After(childGrace):
+			case <-time.After(childWaits[k]):
 			}
 		}
 	})
