@@ -178,13 +178,11 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage, args map[s
 	return res, err
 }
 
-// transform runs the ResultFuncs, then the built-in transforms: offload a
-// result over the threshold (its preview is enveloped as it is built), else
-// neutralize it. Offloading first keeps the cost of neutralizing a 50 MB
-// result to its preview; ReadResult and GrepResult neutralize what they
-// return.
+// transform runs the ResultFuncs, then shape: offload a result over the
+// threshold, else neutralize it.
 func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*Result, error) {
 	var err error
+	r, cut := takeCut(r)
 	// Hooks see, and every stage below edits, one representation of
 	// structuredContent (see exactStructured); a hook that sets raw bytes
 	// gets them decoded too.
@@ -200,13 +198,8 @@ func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*R
 	}
 	r = valueContent(r)
 	repeats := r.StructuredContent != nil && rewraps(r.StructuredContent, r.Content)
-	r, off, err := m.maybeOffload(ctx, c, r, repeats)
-	if err != nil {
-		return nil, err
-	}
-	if off == nil && m.neut != nil {
-		r = m.neutralizeResult(ctx, c, r)
-	}
+	r, off := m.shape(ctx, c, r, repeats)
+	r = withCutNote(r, c, cut)
 	return &Result{CallToolResult: *r, Server: c.Server, Tool: c.Tool, Args: c.Args, Repairs: c.Repairs,
 		Offload: off, StructuredRepeatsText: repeats && off == nil}, nil
 }

@@ -87,6 +87,7 @@ func newServerConn(m *Mux, s config.Server) *serverConn {
 	spec := upstream.Spec{
 		Name: s.Name, Transport: s.Transport, Command: s.Command, Args: s.Args, Env: s.Env,
 		URL: s.URL, Headers: s.Headers, Stderr: m.opts.stderr, Legacy: m.opts.legacy,
+		MaxResultBytes: m.cfg.MaxResultBytesOf(s),
 	}
 	if ip, ok := m.opts.inprocess[s.Name]; ok {
 		spec.Transport, spec.InProcess = "inprocess", ip.srv

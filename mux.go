@@ -19,7 +19,6 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/neutralize"
-	"github.com/mcpfleet/mcpfleet/internal/offload"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 	"github.com/mcpfleet/mcpfleet/normalizers"
 )
@@ -108,7 +107,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if !o.noOffload {
 		m.store = o.store
 		if m.store == nil {
-			m.store = memoryStore{offload.NewMemory(&offload.Config{MaxBytes: cfg.ResultStore.MaxBytes, TTL: cfg.ResultStore.TTL})}
+			m.store = NewMemoryStore(cfg.ResultStore.MaxBytes, cfg.ResultStore.TTL)
 		}
 	}
 	if !o.noNeutralize && cfg.NeutralizeOn() {

@@ -7,44 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/internal/offload"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
-
-// ResultStore keeps offloaded results. The Mux stores all a model would
-// read of a result (its text, embedded text resources and
-// structuredContent) when that is over the kind's offload_tokens, and
-// gives the model a handle; ReadResult and GrepResult read it back.
-// Implementations must be safe for concurrent use; Get of an unknown or expired handle returns an error
-// matching ErrResultNotFound. Get must return the Owner that Put was given:
-// the Mux refuses a result whose Owner is not the reader's caller (see
-// WithCaller), so a store that loses it makes its results readable only by
-// anonymous callers.
-type ResultStore interface {
-	Put(ctx context.Context, r StoredResult) (handle string, err error)
-	Get(ctx context.Context, handle string) (StoredResult, error)
-}
-
-// StoredResult is one offloaded result.
-type StoredResult struct {
-	Server string
-	Tool   string
-	// Owner is the caller the result was produced for (CallerFrom of the
-	// call's ctx); "" for anonymous callers.
-	Owner string
-	// Text is the text blocks, then each embedded text resource and the
-	// structuredContent (indented JSON) under a header line of its own.
-	Text   string
-	Stored time.Time
-}
-
-// ErrResultNotFound is returned by ReadResult and GrepResult for a handle
-// that is unknown, expired or evicted.
-var ErrResultNotFound = errors.New("mcpfleet: no stored result under that handle")
 
 // ErrBadPattern is returned by GrepResult for a pattern that is not RE2.
 var ErrBadPattern = errors.New("mcpfleet: bad grep pattern")
@@ -60,82 +28,67 @@ type Offload struct {
 	Tokens int
 }
 
-// memoryStore adapts offload.Memory to ResultStore.
-type memoryStore struct{ m *offload.Memory }
-
-func (s memoryStore) Put(ctx context.Context, r StoredResult) (string, error) {
-	return s.m.Put(ctx, offload.Item{Server: r.Server, Tool: r.Tool, Owner: r.Owner, Text: r.Text})
-}
-
-func (s memoryStore) Get(ctx context.Context, handle string) (StoredResult, error) {
-	it, err := s.m.Get(ctx, handle)
-	if errors.Is(err, offload.ErrNotFound) {
-		return StoredResult{}, ErrResultNotFound
-	}
-	return StoredResult{Server: it.Server, Tool: it.Tool, Owner: it.Owner, Text: it.Text, Stored: it.Stored}, err
-}
-
 // Offloading reports whether large results are offloaded, so that adapters
 // know to offer the readResult and grepResult tools.
 func (m *Mux) Offloading() bool { return m.store != nil }
 
-// maybeOffload stores a result over the kind's threshold and returns a
-// preview in its place. The threshold applies to all a model would read of
-// the result (see measure), so a short text beside a 10 MB
-// structuredContent or embedded resource is offloaded too.
+// offloaded is a result moved to the store: the stored text, the
+// Offload that names it (Handle "" when the store failed), and what the
+// preview says of the parts that went with it.
+type offloaded struct {
+	text      string
+	off       *Offload
+	fate      structuredFate
+	resources int
+}
+
+// offload stores what a model would read of a result (rd, measured over
+// limit by measure; tok its count, if measure counted) under a handle. A
+// store that is down or full leaves the handle empty: the preview then
+// says the rest could not be kept, since returning the result whole would
+// flood the context it was to be kept out of (and a shared gateway's
+// memory).
 //
-// What is read goes into the store together (see readable.stored) and
-// leaves the returned result, and the preview says where each part went:
-// keeping a part aside would return the very bulk offloading exists to
-// keep out of the context, and would need a second way to read a handle.
-// Images, audio, blobs and resource links stay beside the preview,
-// defused where they carry text (transform neutralizes only results that
-// stay whole).
-//
-// Towards the caller an offloaded result carries the preview, the parts
-// named above, and _meta, which names the handle under offloadMetaKey. Its
-// structuredContent is in the store, not in the result: in no
-// representation mcp-go serializes (see exactStructured).
-func (m *Mux) maybeOffload(ctx context.Context, c *Call, r *mcp.CallToolResult, repeats bool) (*mcp.CallToolResult, *Offload, error) {
-	if m.store == nil {
-		return r, nil, nil
-	}
-	limit := m.cfg.OffloadTokens(c.Kind)
-	over, rd, tok := measure(r, limit, repeats)
-	if !over {
-		return r, nil, nil
-	}
+// The text is stored as it is: a text-only result is the very string
+// mcp-go decoded, and measure, the preview and the store all read that
+// one string (see readable.stored).
+func (m *Mux) offload(ctx context.Context, c *Call, rd *readable, tok, limit int) offloaded {
 	if rd.fate == structuredLost {
 		m.log.Warn("offload: structuredContent is not JSON-encodable; dropped", "server", c.Server, "tool", c.Tool)
 	}
 	text := rd.stored()
 	h, err := m.store.Put(ctx, StoredResult{Server: c.Server, Tool: c.Tool, Owner: CallerFrom(ctx), Text: text})
-	off := &Offload{Handle: h, Bytes: len(text), Lines: offload.Lines(text), Tokens: storedTokens(text, &rd, tok, limit)}
+	off := &Offload{Handle: h, Bytes: len(text), Lines: offload.Lines(text), Tokens: storedTokens(text, rd, tok, limit)}
 	if err != nil {
-		// The store is down or full. Returning the result whole would
-		// flood the context it was to be kept out of (and a shared
-		// gateway's memory); the preview says the rest could not be kept.
 		m.log.Warn("offload failed; returning a preview only", "server", c.Server, "tool", c.Tool, "err", err)
 		off.Handle = ""
 	}
 	if m.opts.metrics != nil && off.Handle != "" {
 		m.opts.metrics.Offloaded(ctx, c, int64(len(text)))
 	}
+	return offloaded{text: text, off: off, fate: rd.fate, resources: len(rd.resources)}
+}
+
+// offloadedResult is r with what went into the store replaced by preview.
+// Towards the caller an offloaded result carries the preview, the parts
+// that are not stored (images, audio, blobs, resource links), and _meta,
+// which names the handle under offloadMetaKey. Its structuredContent is
+// in the store, not in the result: in no representation mcp-go serializes
+// (see exactStructured). Keeping a read part aside would return the very
+// bulk offloading exists to keep out of the context, and would need a
+// second way to read a handle.
+func offloadedResult(r *mcp.CallToolResult, o offloaded, preview string) *mcp.CallToolResult {
 	out := *r
-	out.StructuredContent, out.RawStructuredContent = nil, nil // stored above, named in the preview
-	out.Meta = offloadMeta(r.Meta, off)
+	out.StructuredContent, out.RawStructuredContent = nil, nil // stored, named in the preview
+	out.Meta = offloadMeta(r.Meta, o.off)
 	out.Content = make([]mcp.Content, 1, len(r.Content)+1)
-	out.Content[0] = mcp.NewTextContent(m.preview(ctx, c, text, off, limit, rd.fate, len(rd.resources)))
+	out.Content[0] = mcp.NewTextContent(preview)
 	for _, ct := range r.Content {
 		if !storedPart(ct) {
 			out.Content = append(out.Content, ct)
 		}
 	}
-	m.defuseRest(ctx, c, &out)
-	if off.Handle == "" {
-		return &out, nil, nil
-	}
-	return &out, off, nil
+	return &out
 }
 
 // offloadMetaKey names the offload in an offloaded result's _meta:
@@ -213,35 +166,6 @@ join:
 	}
 	return b.String()
 }
-
-// preview renders the head and tail of an offloaded text, each bounded in
-// lines and bytes, scaled down for small thresholds.
-func (m *Mux) preview(ctx context.Context, c *Call, text string, off *Offload, limit int, fate structuredFate, resources int) string {
-	headBytes, tailBytes := min(2000, limit*2), min(800, limit)
-	head := offload.Read(text, 0, previewHeadLines)
-	headText := clip(head.Text, headBytes)
-	tail := offload.Tail(text, min(previewTailLines, max(off.Lines-head.To, 0)))
-	tailText := clipStart(tail.Text, tailBytes)
-	var b strings.Builder
-	if off.Handle == "" {
-		b.WriteString(renderUnkeptNote(c.Server, c.Tool, off))
-	} else {
-		b.WriteString(renderOffloadNote(c.Server, c.Tool, off))
-	}
-	b.WriteString(resourcesNote(resources))
-	b.WriteString(structuredNote(fate))
-	b.WriteString(m.envelope(ctx, c, headText, fmt.Sprintf("first %d lines", offload.Lines(headText))))
-	if tail.To >= tail.From && tailText != "" {
-		b.WriteString("\n")
-		b.WriteString(m.envelope(ctx, c, tailText, fmt.Sprintf("last %d lines", offload.Lines(tailText))))
-	}
-	return b.String()
-}
-
-const (
-	previewHeadLines = 40
-	previewTailLines = 15
-)
 
 // encodeJSON is json.Marshal with HTML escaping as chosen.
 func encodeJSON(v any, escapeHTML bool) ([]byte, error) {

@@ -3,6 +3,8 @@ package mcpfleet
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcpfleet/mcpfleet/internal/offload"
 )
 
 // structuredHeader introduces the structuredContent appended to an
@@ -55,4 +57,35 @@ func resourcesNote(n int) string {
 		return "Its embedded text resource is not in this preview: it is stored after the text, from the line starting \"--- resource \".\n"
 	}
 	return fmt.Sprintf("Its %d embedded text resources are not in this preview: they are stored after the text, each from a line starting \"--- resource \".\n", n)
+}
+
+const (
+	previewHeadLines = 40
+	previewTailLines = 15
+)
+
+// previewParts is what the preview of an offloaded result shows: the
+// opening note (where the result went and how to read it), and its first
+// and last lines, each bounded in lines and bytes, scaled down for small
+// thresholds. tail is "" when the head reaches the end. The head and tail
+// are raw text: shape envelopes them.
+type previewParts struct {
+	note, head, tail string
+}
+
+func previewOf(c *Call, o offloaded, limit int) previewParts {
+	headBytes, tailBytes := min(2000, limit*2), min(800, limit)
+	head := offload.Read(o.text, 0, previewHeadLines)
+	p := previewParts{head: clip(head.Text, headBytes)}
+	tail := offload.Tail(o.text, min(previewTailLines, max(o.off.Lines-head.To, 0)))
+	if tail.To >= tail.From {
+		p.tail = clipStart(tail.Text, tailBytes)
+	}
+	if o.off.Handle == "" {
+		p.note = renderUnkeptNote(c.Server, c.Tool, o.off)
+	} else {
+		p.note = renderOffloadNote(c.Server, c.Tool, o.off)
+	}
+	p.note += resourcesNote(o.resources) + structuredNote(o.fate)
+	return p
 }

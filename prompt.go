@@ -131,6 +131,13 @@ func renderOffloadNote(server, tool string, o *Offload) string {
 		server, tool, size, o.Handle, o.Handle, o.Handle)
 }
 
+// renderCutNote ends a result that its transport cut at max_result_bytes.
+func renderCutNote(server, tool string, limit, size int64) string {
+	return fmt.Sprintf("[mcpfleet] This result of %s.%s was cut: the server sent %d bytes, over its max_result_bytes of %d, "+
+		"so only about the first %d bytes were kept and the rest was dropped. Call the tool again with narrower arguments to see the rest.",
+		server, tool, size, limit, limit)
+}
+
 // renderUnkeptNote heads the preview of a result the store failed to
 // keep: there is no handle to read the rest with.
 func renderUnkeptNote(server, tool string, o *Offload) string {

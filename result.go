@@ -1,7 +1,13 @@
 package mcpfleet
 
 import (
+	"encoding/json"
+	"maps"
+	"slices"
+
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/internal/upstream"
 )
 
 // valueContent returns r with its content parts as values. A hook may
@@ -79,4 +85,57 @@ func resourceValue(rc mcp.ResourceContents) (mcp.ResourceContents, bool) {
 		}
 	}
 	return rc, false
+}
+
+// resultCut is what the transport says of a result it cut (see
+// upstream.CutMetaKey): the bound, and the size of what the server sent.
+type resultCut struct{ limit, bytes int64 }
+
+// takeCut returns r without the transport's cut mark in _meta, and the
+// cut it names (nil when r was not cut). r itself is not modified.
+func takeCut(r *mcp.CallToolResult) (*mcp.CallToolResult, *resultCut) {
+	if r.Meta == nil {
+		return r, nil
+	}
+	v, ok := r.Meta.AdditionalFields[upstream.CutMetaKey]
+	if !ok {
+		return r, nil
+	}
+	cut := &resultCut{}
+	if m, ok := v.(map[string]any); ok {
+		cut.limit, cut.bytes = jsonInt(m["limit"]), jsonInt(m["bytes"])
+	}
+	out := *r
+	meta := *r.Meta
+	meta.AdditionalFields = maps.Clone(r.Meta.AdditionalFields)
+	delete(meta.AdditionalFields, upstream.CutMetaKey)
+	if len(meta.AdditionalFields) == 0 && meta.ProgressToken == nil {
+		out.Meta = nil
+	} else {
+		out.Meta = &meta
+	}
+	return &out, cut
+}
+
+func jsonInt(v any) int64 {
+	switch n := v.(type) {
+	case float64:
+		return int64(n)
+	case json.Number:
+		i, _ := n.Int64()
+		return i
+	}
+	return 0
+}
+
+// withCutNote appends the note saying r was cut, after everything else:
+// outside the offload preview and any envelope, since it is the Mux's
+// word, not the server's.
+func withCutNote(r *mcp.CallToolResult, c *Call, cut *resultCut) *mcp.CallToolResult {
+	if cut == nil {
+		return r
+	}
+	out := *r
+	out.Content = append(slices.Clip(r.Content), mcp.NewTextContent(renderCutNote(c.Server, c.Tool, cut.limit, cut.bytes)))
+	return &out
 }

@@ -22,12 +22,22 @@ import (
 // not modified; a result without raw bytes is returned as it is. Bytes that
 // do not decode (only a hook can set such) leave StructuredContent as it
 // was: sending them would break the client's JSON anyway.
+//
+// A decoded value that only re-wraps the text blocks (see rewraps) holds
+// nothing but strings, which mcp-go decoded exactly: it is kept as it is
+// and only the raw bytes are dropped. That is the usual large structured
+// result (the filesystem server's read_text_file), and decoding its bytes
+// again would cost another copy of the whole text and the decoder's
+// buffer, twice its size.
 func exactStructured(r *mcp.CallToolResult) *mcp.CallToolResult {
 	if len(r.RawStructuredContent) == 0 {
 		return r
 	}
 	out := *r
 	out.RawStructuredContent = nil
+	if r.StructuredContent != nil && rewraps(r.StructuredContent, r.Content) {
+		return &out
+	}
 	dec := json.NewDecoder(bytes.NewReader(r.RawStructuredContent))
 	dec.UseNumber()
 	var v any

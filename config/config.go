@@ -13,6 +13,8 @@ const (
 	DefaultCallTimeout    = 60 * time.Second
 	DefaultConnectTimeout = 20 * time.Second
 	DefaultMaxInFlight    = 16
+	// DefaultMaxResultBytes bounds one message from a server: 64 MiB.
+	DefaultMaxResultBytes = 64 << 20
 	DefaultOffloadTokens  = 8000
 	DefaultJoinSeparator  = " "
 	// MaxCatalogLine is the longest catalog_lines entry, in characters.
@@ -131,6 +133,10 @@ type Server struct {
 	// Start overrides the fleet-wide start for this server: eager, lazy
 	// or background ("" = the fleet's).
 	Start string `koanf:"start" json:"start,omitempty"`
+	// MaxResultBytes bounds one message from the server (0 =
+	// reliability.max_result_bytes, else DefaultMaxResultBytes); a larger
+	// result is cut as it is read, with a note. See MaxResultBytesOf.
+	MaxResultBytes int64 `koanf:"max_result_bytes" json:"max_result_bytes,omitempty"`
 
 	ArgsTransformer   []string            `koanf:"args_transformer" json:"args_transformer,omitempty"`
 	FieldMap          map[string]string   `koanf:"field_map" json:"field_map,omitempty"`
@@ -173,6 +179,9 @@ type Reliability struct {
 	// MaxInFlight is the max_in_flight of servers that set none
 	// (0 = DefaultMaxInFlight). Load copies it into those servers.
 	MaxInFlight int `koanf:"max_in_flight" json:"max_in_flight,omitempty"`
+	// MaxResultBytes is the max_result_bytes of servers that set none
+	// (0 = DefaultMaxResultBytes).
+	MaxResultBytes int64 `koanf:"max_result_bytes" json:"max_result_bytes,omitempty"`
 	// HealthInterval is how often idle servers are probed with tools/list
 	// (0 = DefaultHealthInterval).
 	HealthInterval time.Duration `koanf:"health_interval" json:"health_interval,omitempty"`
@@ -201,6 +210,18 @@ type ResultStore struct {
 	MaxBytes int64 `koanf:"max_bytes" json:"max_bytes,omitempty"`
 	// TTL is how long a stored result stays readable.
 	TTL time.Duration `koanf:"ttl" json:"ttl,omitempty"`
+}
+
+// MaxResultBytesOf is the bound on one message from s: its own
+// max_result_bytes, else the fleet's, else DefaultMaxResultBytes.
+func (f *Fleet) MaxResultBytesOf(s Server) int64 {
+	switch {
+	case s.MaxResultBytes > 0:
+		return s.MaxResultBytes
+	case f.Reliability.MaxResultBytes > 0:
+		return f.Reliability.MaxResultBytes
+	}
+	return DefaultMaxResultBytes
 }
 
 // NeutralizeOn reports whether tool output is to be neutralized: true

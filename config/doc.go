@@ -124,6 +124,11 @@
 //     initialize.
 //   - max_in_flight (integer, default reliability.max_in_flight, else 16):
 //     concurrent calls to this server.
+//   - max_result_bytes (integer, default reliability.max_result_bytes,
+//     else 64 MiB): the largest message taken from this server. A larger
+//     result is cut as it is read, before it is decoded, and ends with a
+//     note saying it was cut and at what size, instead of exhausting
+//     memory. Not applied to in-process servers.
 //   - args_transformer (list of names): argument transformers to apply
 //     after the kind's list; see Transformers below.
 //   - field_map (map of strings): argument renames, merged over the kind's.
@@ -213,6 +218,8 @@
 //     model; the wait does not count against call_timeout.
 //   - max_in_flight (integer, default 16): the max_in_flight of every
 //     server that sets none, so one line bounds a large fleet.
+//   - max_result_bytes (integer, default 64 MiB): the max_result_bytes
+//     of every server that sets none.
 //   - health_interval (duration, default 30s): how often idle servers are
 //     probed with tools/list. Shorter finds a silently dead server sooner,
 //     at one request per server per interval.

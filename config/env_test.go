@@ -90,7 +90,7 @@ func TestEnvOverrideProblems(t *testing.T) {
 		{"unknown server", []string{"MCPFLEET_SERVERS__K8S_2__URL=https://secret@x"},
 			[]string{`MCPFLEET_SERVERS__K8S_2__URL: got "K8S_2", want the name of a server in the file: k8s-1, gitlab_b (did you mean "k8s-1"?)`}},
 		{"unknown server key", []string{"MCPFLEET_SERVERS__K8S_1__COMAND=x"},
-			[]string{`MCPFLEET_SERVERS__K8S_1__COMAND: got "COMAND", want one of allow_placeholders, args, args_transformer, call_timeout, command, connect_timeout, core_tools, env, field_map, headers, join_separator, kind, max_in_flight, name, start, tool_scopes, transport, url (did you mean "command"?)`}},
+			[]string{`MCPFLEET_SERVERS__K8S_1__COMAND: got "COMAND", want one of allow_placeholders, args, args_transformer, call_timeout, command, connect_timeout, core_tools, env, field_map, headers, join_separator, kind, max_in_flight, max_result_bytes, name, start, tool_scopes, transport, url (did you mean "command"?)`}},
 		{"map without entry name", []string{"MCPFLEET_SERVERS__K8S_1__ENV=s3cret"},
 			[]string{`MCPFLEET_SERVERS__K8S_1__ENV: want env__<KEY> naming one entry of the map`}},
 		{"scalar with extra level", []string{"MCPFLEET_SERVERS__K8S_1__URL__X=s3cret"},

@@ -133,7 +133,7 @@ neutralise: false
 `, want: []string{
 			`key: got "neutralise", want one of audit, cache, deferred_tools, kind_settings, lock_file, neutralize, pinning, presets, rate_limits, reliability, request_limits, result_store, search, servers, start, store, telemetry (did you mean "neutralize"?)`,
 			`reliability.breaker: key: got "failure", want one of cooldown, enabled, failures (did you mean "failures"?)`,
-			`reliability: key: got "queue_timout", want one of breaker, health_interval, health_probes, max_in_flight, queue_timeout (did you mean "queue_timeout"?)`,
+			`reliability: key: got "queue_timout", want one of breaker, health_interval, health_probes, max_in_flight, max_result_bytes, queue_timeout (did you mean "queue_timeout"?)`,
 			`result_store: key: got "max_items", want one of max_bytes, ttl (did you mean "max_bytes"?)`,
 		}},
 		{name: "wrong types", doc: srv + `neutralize: maybe

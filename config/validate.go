@@ -76,6 +76,9 @@ func (f *Fleet) Validate(transformers []string) error {
 		if s.MaxInFlight < 0 {
 			add(Problem{Server: loc, Field: "max_in_flight", Value: fmt.Sprint(s.MaxInFlight), Want: "a number >= 0 (0 means 16)"})
 		}
+		if s.MaxResultBytes < 0 {
+			add(Problem{Server: loc, Field: "max_result_bytes", Value: fmt.Sprint(s.MaxResultBytes), Want: "a number of bytes >= 0 (0 means reliability.max_result_bytes, else 64 MiB)"})
+		}
 		checkTransformers(loc, s.ArgsTransformer, transformers, add)
 		// Keys only: the values may be secrets.
 		for _, k := range sortedKeys(s.Env) {
@@ -146,6 +149,7 @@ func (f *Fleet) validateReliability(add func(Problem)) {
 	r := f.Reliability
 	dur("reliability", "queue_timeout", r.QueueTimeout, DefaultQueueTimeout.String())
 	count("reliability", "max_in_flight", int64(r.MaxInFlight), fmt.Sprint(DefaultMaxInFlight))
+	count("reliability", "max_result_bytes", r.MaxResultBytes, "64 MiB")
 	dur("reliability", "health_interval", r.HealthInterval, DefaultHealthInterval.String())
 	count("reliability.breaker", "failures", int64(r.Breaker.Failures), fmt.Sprint(DefaultBreakerFailures))
 	dur("reliability.breaker", "cooldown", r.Breaker.Cooldown, DefaultBreakerCooldown.String())

@@ -185,7 +185,7 @@ func TestLoadProblems(t *testing.T) {
 			doc:  "servrs: []\nservers:\n  - {name: a, comand: x, command: y}\nkind_settings:\n  a: {field_maps: {}}\n",
 			want: []string{
 				`kind_settings.a: key: got "field_maps", want one of aliases, allow_flagged, allow_placeholders, args_transformer, avoid_when, catalog_lines, core_tools, field_map, id_patterns, join_separator, offload_tokens, tool_scopes (did you mean "field_map"?)`,
-				`servers[0] (a): key: got "comand", want one of allow_placeholders, args, args_transformer, call_timeout, command, connect_timeout, core_tools, env, field_map, headers, join_separator, kind, max_in_flight, name, start, tool_scopes, transport, url (did you mean "command"?)`,
+				`servers[0] (a): key: got "comand", want one of allow_placeholders, args, args_transformer, call_timeout, command, connect_timeout, core_tools, env, field_map, headers, join_separator, kind, max_in_flight, max_result_bytes, name, start, tool_scopes, transport, url (did you mean "command"?)`,
 				`key: got "servrs", want one of audit, cache, deferred_tools, kind_settings, lock_file, neutralize, pinning, presets, rate_limits, reliability, request_limits, result_store, search, servers, start, store, telemetry (did you mean "servers"?)`,
 			},
 		},

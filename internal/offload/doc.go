@@ -1,10 +1,8 @@
-// Package offload keeps large tool results in memory under opaque handles,
-// bounded by a byte budget and a time to live, and reads them back by line
-// range or regular expression.
+// Package offload reads stored tool results back by line range or regular
+// expression, sizes a structuredContent without encoding it (JSONSize),
+// and issues the handles results are stored under.
 //
-// The multiplexer declares the ResultStore interface it consumes; Memory is
-// its default implementation. Line reading and grepping live here too, so
-// that any store which can return the full text gets them for free, and so
-// does JSONSize, which sizes a structuredContent for the offload decision
-// without encoding it.
+// The multiplexer declares the ResultStore interface and keeps its
+// in-memory implementation beside it; every store that can return the full
+// text gets line reading and grepping from here.
 package offload

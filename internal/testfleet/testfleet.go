@@ -39,6 +39,10 @@ type Options struct {
 	Cancelled *atomic.Int64
 	// OnCall, if set, sees every tools/call before its handler runs.
 	OnCall func(mcp.CallToolRequest)
+	// BigWraps makes big answer as the reference filesystem server's
+	// read_text_file does: the text, and structuredContent {"content":
+	// the text}, so each result carries the text twice.
+	BigWraps bool
 }
 
 func boolp(b bool) *bool { return &b }
@@ -52,10 +56,10 @@ func readOnly() mcp.ToolAnnotation {
 //   - slow {ms}: sleeps ms milliseconds or until cancelled;
 //   - fail {}: answers with IsError;
 //   - image {}: answers with a 1x1 PNG image content;
-//   - big {bytes}: answers with that many bytes of text;
+//   - big {bytes}: answers with that many bytes of text (see Options.BigWraps);
 //   - environ {}: the process environment, one VAR=value a line;
 //   - pods_log {name, namespace?, tailLines?}: a Kubernetes-shaped tool with a required name.
-func builtins(name string, cancelled *atomic.Int64) []server.ServerTool {
+func builtins(name string, cancelled *atomic.Int64, bigWraps bool) []server.ServerTool {
 	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	obj := func(props map[string]any, req ...string) json.RawMessage {
 		o := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
@@ -100,7 +104,11 @@ func builtins(name string, cancelled *atomic.Int64) []server.ServerTool {
 		{Tool: mcp.Tool{Name: "big", Description: "Returns a large text.", Annotations: readOnly(),
 			RawInputSchema: obj(map[string]any{"bytes": map[string]any{"type": "integer"}}, "bytes")},
 			Handler: func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return text(BigText(r.GetInt("bytes", 0))), nil
+				t := BigText(r.GetInt("bytes", 0))
+				if bigWraps {
+					return mcp.NewToolResultStructured(map[string]any{"content": t}, t), nil
+				}
+				return text(t), nil
 			}},
 		{Tool: mcp.Tool{Name: "environ", Description: "Returns the server process environment.", Annotations: readOnly(), RawInputSchema: obj(map[string]any{})},
 			Handler: func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -159,7 +167,7 @@ func NewServer(name string, opts Options) *server.MCPServer {
 		}))
 	}
 	s := server.NewMCPServer(name, "1.0.0", sopts...)
-	s.AddTools(builtins(name, opts.Cancelled)...)
+	s.AddTools(builtins(name, opts.Cancelled, opts.BigWraps)...)
 	if opts.Diagnostics {
 		s.AddTools(diagnostics(opts.Calls, opts.Cancelled)...)
 	}

@@ -35,6 +35,10 @@ type Spec struct {
 	// whatever reason (crash, kill -9, Close). It lets the caller mark the
 	// server down at once instead of at the next call or probe.
 	OnExit func()
+	// MaxResultBytes bounds one message from the server (0:
+	// DefaultMaxResultBytes, < 0: no bound). A larger one is cut as it is
+	// read, before mcp-go decodes it (see cutReader). Not applied in process.
+	MaxResultBytes int64
 }
 
 // ClientInfo is what mcpfleet calls itself in initialize.
@@ -48,8 +52,9 @@ func Dial(ctx, life context.Context, spec Spec) (*client.Client, *mcp.Initialize
 	if spec.OnExit != nil && (spec.Transport == "stdio" || spec.Transport == "") {
 		w = &exitWatch{onExit: spec.OnExit}
 	}
-	c, err := newClient(spec, w, discoverTimeout(ctx))
+	c, err := newClient(life, spec, w, discoverTimeout(ctx))
 	if err != nil {
+		w.started() // a child that failed to start has exited
 		return nil, nil, err
 	}
 	err = c.Start(life)
@@ -107,7 +112,11 @@ func discoverTimeout(ctx context.Context) time.Duration {
 	return max(minDiscoverTimeout, time.Until(d)/2)
 }
 
-func newClient(spec Spec, w *exitWatch, discover time.Duration) (*client.Client, error) {
+func newClient(life context.Context, spec Spec, w *exitWatch, discover time.Duration) (*client.Client, error) {
+	limit := spec.MaxResultBytes
+	if limit == 0 {
+		limit = DefaultMaxResultBytes
+	}
 	opts := []client.ClientOption{client.WithDiscoverTimeout(discover)}
 	if spec.Legacy {
 		opts = append(opts, client.WithLegacyProtocolOnly())
@@ -122,17 +131,32 @@ func newClient(spec Spec, w *exitWatch, discover time.Duration) (*client.Client,
 		if spec.Command == "" {
 			return nil, errors.New("stdio transport without a command")
 		}
+		if limit > 0 {
+			t, err := cutStdio(life, spec, w, limit)
+			if err != nil {
+				return nil, fmt.Errorf("start stdio: %w", err)
+			}
+			return client.NewClient(t, opts...), nil
+		}
 		t := transport.NewStdioWithOptions(spec.Command, EnvList(spec.Env), spec.Args,
 			transport.WithCommandFunc(commandFunc(spec, w)))
 		return client.NewClient(t, opts...), nil
 	case "http":
-		t, err := transport.NewStreamableHTTP(spec.URL, transport.WithHTTPHeaders(spec.Headers))
+		hopts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(spec.Headers)}
+		if limit > 0 {
+			hopts = append(hopts, transport.WithHTTPBasicClient(cutHTTPClient(limit)))
+		}
+		t, err := transport.NewStreamableHTTP(spec.URL, hopts...)
 		if err != nil {
 			return nil, err
 		}
 		return client.NewClient(t, opts...), nil
 	case "sse":
-		t, err := transport.NewSSE(spec.URL, transport.WithHeaders(spec.Headers))
+		sopts := []transport.ClientOption{transport.WithHeaders(spec.Headers)}
+		if limit > 0 {
+			sopts = append(sopts, transport.WithHTTPClient(cutHTTPClient(limit)))
+		}
+		t, err := transport.NewSSE(spec.URL, sopts...)
 		if err != nil {
 			return nil, err
 		}

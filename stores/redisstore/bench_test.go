@@ -20,7 +20,6 @@ import (
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
-	"github.com/mcpfleet/mcpfleet/internal/offload"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/internal/testservice"
 )
@@ -38,7 +37,7 @@ import (
 func BenchmarkResultStore(b *testing.B) {
 	text := testfleet.BigText(1 << 20)
 	ctx := context.Background()
-	m := offload.NewMemory(nil)
+	m := mcpfleet.NewMemoryStore(0, 0)
 	st := open(b, testservice.Redis(b), config.ResultStore{})
 	c := st.Client()
 	n := 0
@@ -47,7 +46,7 @@ func BenchmarkResultStore(b *testing.B) {
 		do   func()
 	}{
 		{"memory", func() {
-			h, err := m.Put(ctx, offload.Item{Owner: "o", Text: text})
+			h, err := m.Put(ctx, mcpfleet.StoredResult{Owner: "o", Text: text})
 			if err != nil {
 				b.Fatal(err)
 			}

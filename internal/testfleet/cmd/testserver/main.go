@@ -21,8 +21,9 @@ func main() {
 	page := flag.Int("page", 0, "tools/list page size (0 = no pagination)")
 	diag := flag.Bool("diag", false, "add the pid and stats diagnostic tools")
 	callLog := flag.String("calllog", "", "append \"tool text\" to this file for every tools/call received, to count deliveries across restarts")
+	bigWraps := flag.Bool("bigwraps", false, "big also returns its text as structuredContent {\"content\": text}")
 	flag.Parse()
-	opts := testfleet.Options{PageSize: *page, Diagnostics: *diag}
+	opts := testfleet.Options{PageSize: *page, Diagnostics: *diag, BigWraps: *bigWraps}
 	if *callLog != "" {
 		f, err := os.OpenFile(*callLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {
