@@ -24,6 +24,11 @@ type clause struct {
 	// first is true for the clauses of the text's first sentence, which
 	// says what the tool is: its subject.
 	first bool
+	// sentence numbers the sentences of the text from 0.
+	sentence int
+	// addressed is set by [readClauses]: the clause gives the reader an
+	// order.
+	addressed bool
 }
 
 // wordRune reports whether r continues a word: letters, digits, "_" (tool
@@ -43,7 +48,7 @@ func clauses(s string) []clause {
 		if end > start {
 			words := tokens(s, start, end)
 			if len(words) > 0 {
-				out = append(out, clause{start: start, end: end, words: words, first: sentence == 0})
+				out = append(out, clause{start: start, end: end, words: words, first: sentence == 0, sentence: sentence})
 			}
 		}
 	}
@@ -65,7 +70,7 @@ func clauses(s string) []clause {
 		}
 		if cut {
 			emit(i)
-			if endsSentence && len(out) > 0 && out[len(out)-1].first {
+			if endsSentence && len(out) > 0 && out[len(out)-1].sentence == sentence {
 				sentence++
 			}
 			start = next

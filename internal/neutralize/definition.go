@@ -224,7 +224,7 @@ func (n *Neutralizer) inspect(s string, sub Subject, others map[string]bool, fil
 		}
 	}
 	folded := foldNeedles(s)
-	firstEnd := -1
+	cs := readClauses(s)
 	for _, rp := range n.def.phrases {
 		if filter && !rp.passes(folded) {
 			continue
@@ -234,10 +234,10 @@ func (n *Neutralizer) inspect(s string, sub Subject, others map[string]bool, fil
 				continue // a public key is no secret
 			}
 			if rp.topic {
-				if firstEnd < 0 {
-					firstEnd = firstSentenceEnd(s)
-				}
-				if loc[0] < firstEnd || sub.about(s[loc[0]:loc[1]]) {
+				// A mention is no finding: only an order about the
+				// topic is, and not when the tool is about it.
+				c := clauseAt(cs, loc[0])
+				if c == nil || c.first || !c.addressed || c.negatedBefore(loc[0]) || sub.about(s[loc[0]:loc[1]]) {
 					continue
 				}
 			}
@@ -249,7 +249,7 @@ func (n *Neutralizer) inspect(s string, sub Subject, others map[string]bool, fil
 	if len(others) > 0 {
 		n.toolNames(s, others, add)
 	}
-	intent(s, sub.words, add)
+	intent(s, cs, sub.words, add)
 	return merge(out)
 }
 
@@ -269,32 +269,22 @@ func (sub Subject) about(span string) bool {
 	return false
 }
 
-// firstSentenceEnd is the byte offset where the first sentence of s ends.
-func firstSentenceEnd(s string) int {
-	cs := clauses(s)
-	end := 0
-	for _, c := range cs {
-		if !c.first {
-			break
-		}
-		end = c.end
-	}
-	return end
-}
-
 // mention reports whether an injection phrase at s[start:end] is talked
 // about rather than said: quoted ('ignore previous instructions'), or a
 // noun after an article or a preposition ("matched by ignore rules").
 // Tags and tokens are never mentions: they act wherever they stand.
 func mention(s string, start, end int) bool {
-	if start >= len(s) || !isLetter(s[start]) {
+	if start >= len(s) {
 		return false
 	}
-	if quoted(s, start, end) {
+	if isLetter(s[start]) && quoted(s, start, end) {
 		return true
 	}
 	ws := tokens(s, max(0, start-24), start)
-	return len(ws) > 0 && ws[len(ws)-1].end == start-1 && nounMarkers[ws[len(ws)-1].w]
+	if len(ws) > 0 && words(`like as g eg example`)[ws[len(ws)-1].w] {
+		return true // "role tags like <system>", "e.g. 'ignore …'"
+	}
+	return isLetter(s[start]) && len(ws) > 0 && ws[len(ws)-1].end == start-1 && nounMarkers[ws[len(ws)-1].w]
 }
 
 func finding(s string, rule Rule, start, end int) Finding {

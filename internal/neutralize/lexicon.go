@@ -25,19 +25,22 @@ var (
 
 	// communicative verbs: what the model would do to let the user know.
 	communicate = words(`tell mention inform reveal show display disclose notify alert ask confirm surface list explain describe report
-		say share expose acknowledge let warn prompt bother include discuss`)
-	communicating = words(`telling mentioning informing revealing showing displaying disclosing notifying alerting asking confirming
-		surfacing listing explaining describing reporting saying sharing exposing acknowledging warning prompting bothering discussing`)
+		say share expose acknowledge let warn prompt bother include discuss raise check consult`)
+	communicating = words(`waiting telling mentioning informing revealing showing displaying disclosing notifying alerting asking confirming
+		surfacing listing explaining describing reporting saying sharing exposing acknowledging warning prompting bothering discussing
+		raising checking consulting`)
 
 	// asking verbs need consent as their object to be secrecy.
-	asking  = words(`ask confirm prompt asking confirming prompting`)
-	consent = words(`confirmation permission approval consent`)
+	asking  = words(`ask confirm prompt asking confirming prompting waiting wait`)
+	consent = words(`confirmation permission approval consent review`)
+	// concessive words before the user's wish: "whatever the user says".
+	concessive = words(`whatever regardless irrespective matter above despite`)
 	// audience words: the user, or the thing to keep from them.
 	audience = words(`user users user's them anyone anybody human humans people operator operators customer customers person
 		confirmation permission approval consent`)
 	// objectWords right after a communicative verb: "never reveal that",
 	// "don't mention it", "never ask about it".
-	objectWords = words(`it this that these those anything about any`)
+	objectWords = words(`it this that these those anything about any why`)
 	// answerWords: "in your answer", "to your response".
 	answerWords = words(`answer answers response responses reply replies output summary summaries message messages chat`)
 
@@ -46,6 +49,20 @@ var (
 	deceive   = words(`tell inform report say claim assure notify reply respond answer`)
 	listeners = words(`user users them him her anyone customer`)
 	finite    = words(`that is are has have was were will must need needs can't cannot isn't aren't should`)
+	// communicated are participles of communicate: "need not be
+	// mentioned".
+	communicated = words(`mentioned told shown reported disclosed revealed displayed surfaced explained notified informed`)
+	// failures are what a suppressed report would have said: "do not
+	// mention the error".
+	failures = words(`error errors failure failures failed warning warnings problem problems cleanup fee fees charge charges`)
+	// claims are what a deceiving report claims: success, health,
+	// unavailability, an expired session.
+	claims = words(`passed succeeded successful successfully healthy fine offline unavailable expired outdated broken approved
+		verified safe completed working compromised locked`)
+	// perceive: what the user must not do.
+	perceive = words(`know knows find finds learn learns notice notices see sees hear hears realize realizes suspect be`)
+	// secretNouns make hiding protective: "do not show the password".
+	secretNouns = words(`password passwords passphrase secret secrets token tokens credential credentials`)
 	// silently and its kin, before an order.
 	stealth = words(`silently quietly secretly covertly discreetly invisibly`)
 
@@ -56,6 +73,10 @@ var (
 	// sensitive nouns, as the object of a transfer.
 	sensitive = words(`credentials credential password passwords passphrase passphrases secrets secret cookie cookies clipboard
 		keychain conversation conversations api_key app_key apikey env environment history prompt`)
+	// compoundHeads after a sensitive noun make it a modifier: "password
+	// manager", "secret store", "credential helper".
+	compoundHeads = words(`manager managers policy policies reset field strength hash rotation store vault length requirements
+		complexity generator helper provider engine mount`)
 	// recentWords before "messages" make them the conversation.
 	recentWords = words(`previous prior last recent earlier all entire whole full past`)
 
@@ -63,7 +84,7 @@ var (
 	modelWords = words(`assistant assistants ai model models llm llms agent agents claude chatgpt gpt copilot gemini`)
 	// headerWords make a model word a heading addressed to it: "note to
 	// the assistant", "IMPORTANT NOTE FOR THE AGENT", "agent guidelines".
-	headerWords = words(`note notes message instruction instructions guidelines hint hints attention reminder memo directive
+	headerWords = words(`important note notes message instruction instructions guidelines hint hints attention reminder memo directive
 		directives reading`)
 	secondPerson = words(`you your yours yourself you're you'll you've`)
 
@@ -104,8 +125,10 @@ var (
 		erwähne erwähnen sage sag sagen informiere informieren zeige zeigen verrate verraten teile dis dites mentionne mentionnez
 		informe informez montre montrez révèle révélez signale signalez conte mostre dire menzionare informare mostrare rivelare
 		dirlo menzionarlo vertel vermeld noem meld toon zeg говори говорите сообщай сообщайте упоминай упоминайте показывай
-		рассказывай`)
-	foreignIgnore = words(`ignoriere ignorieren missachte vergiss ignora ignore olvida ignorez oublie oubliez ignorare esqueça
+		рассказывай expliques explique expliquez erkläre erklären`)
+	// foreignDeceive: "dile que …".
+	foreignDeceive = words(`dile dígale diles díganle dites-lui dis-lui`)
+	foreignIgnore  = words(`ignoriere ignorieren missachte vergiss ignora ignore olvida ignorez oublie oubliez ignorare esqueça
 		dimentica negeer vergeet игнорируй игнорируйте забудь забудьте`)
 	foreignInstructions = words(`anweisungen anweisung instruktionen vorgaben instrucciones instructions consignes instruções
 		istruzioni instructies инструкции указания`)
@@ -128,7 +151,7 @@ var (
 
 // languages are function words that tell a sentence's language.
 var languages = map[string]set{
-	"en": words(`the and of to is are a with for this in that it or be by from returns on an`),
+	"en": words(`the and of to is are a with for this in that it or be by from returns on`),
 	"de": words(`der die das und ist nicht mit den dem ein eine zu von für auf im des bei oder wird sich`),
 	"es": words(`el la los las de que y en un una por con para del al es se lo`),
 	"fr": words(`le la les de des et est un une pour dans que qui en du au avec ne pas vous`),
