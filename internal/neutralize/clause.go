@@ -124,7 +124,7 @@ func tokens(s string, start, end int) []token {
 
 // negated joins an auxiliary with a following "not".
 var negated = map[string]string{"do": "don't", "does": "doesn't", "must": "mustn't", "should": "shouldn't",
-	"need": "needn't", "shall": "shan't", "will": "won't", "can": "can't", "cannot": "can't", "is": "isn't", "are": "aren't"}
+	"need": "needn't", "shall": "shan't", "may": "mayn't", "will": "won't", "can": "can't", "cannot": "can't", "is": "isn't", "are": "aren't"}
 
 // set is a word list written as one space-separated string.
 type set map[string]bool

@@ -129,7 +129,7 @@ func foldNeedles(s string) string {
 
 // secretPath is a file of secrets, written as a path: the intent rules
 // flag it in any order to the reader, whatever its language.
-var secretPath = regexp.MustCompile(`(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials|kube|bash_history|datadog)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b|\.git-credentials\b)[^\s'"\x60),]*`)
+var secretPath = regexp.MustCompile(`(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials|kube|bash_history|datadog)\b|\.(?:npmrc|netrc|pgpass|git-credentials|aws/credentials|ssh/id_\w+)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b|\.git-credentials\b)[^\s'"\x60),]*`)
 
 func newDefinitionRules() definitionRules {
 	p := func(rule Rule, pattern string, needles [][]string) rulePattern {
@@ -146,7 +146,7 @@ func newDefinitionRules() definitionRules {
 			p(RuleModelInstruction, `\b(?:ai\s+assistant|ai\s+model|ai\s+agent|assistant)\s*:`, [][]string{{"assistant", "ai "}, {":"}}),
 			p(RuleModelInstruction, `\b(?:the\s+)?(?:assistant|model|llm|ai(?:\s+(?:model|assistant|agent))?)\s+(?:must|should(?:\s+now)?|shall|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|also\s+|now\s+|first\s+|silently\s+)?(?:include|send|read|pass|add|append|forward|upload|change|ignore|approve|run\s+all|prefer)\b`, [][]string{{"assistant", "model", "llm", "ai "}, {"must", "should", "shall", "need", "required", "has to"}}),
 			p(RuleModelInstruction, `\bas\s+an?\s+(?:ai|language\s+model|llm|assistant)\b`, [][]string{{"as a"}}),
-			p(RuleModelInstruction, `\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?)\b`, [][]string{{"mandatory", "priority", "secret", "hidden"}}),
+			p(RuleModelInstruction, `\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?|requirements?|rules?|steps?|tasks?)\b`, [][]string{{"mandatory", "priority", "secret", "hidden"}}),
 			p(RuleModelInstruction, `\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|installed|enabled|listed)\b`, [][]string{{"this tool is"}}),
 			p(RuleModelInstruction, `\botherwise\s+the\s+(?:tool|function|call)\s+(?:will\s+not|won't|will\s+fail\s+to)\s+work\b`, [][]string{{"otherwise the"}}),
 			p(RuleModelInstruction, `\b(?:before|prior\s+to)\s+(?:using|calling|invoking|running|executing)\s+this\s+(?:tool|function)\s*,?\s+(?:you\s+must\s+|first\s+|always\s+)?(?:read|open|copy|send|include|pass|upload|fetch|cat|load)\b`, [][]string{{"this tool", "this function"}, {"before", "prior to"}}),
@@ -162,11 +162,15 @@ func newDefinitionRules() definitionRules {
 			p(RuleSecrecy, `\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+(?:the\s+)?(?:user|anyone|them)\b|\bwithout\s+asking\b`, [][]string{{"without"}}),
 			p(RuleSecrecy, `\b(?:hide|conceal|keep)\s+(?:this|it|these)\b[^.\n]{0,30}\b(?:from\s+(?:the\s+)?user|secret|hidden)\b`, [][]string{{"hide", "conceal", "keep"}}),
 			p(RuleSecrecy, `\bsilently\s+(?:add|send|include|call|forward|copy|upload|change|set|append|record)\b|\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b`, [][]string{{"silently", "must not", "should not"}}),
-			p(RuleSensitiveData, `\b(?:read|open|cat|copy|include|pass|send|upload|attach|contents?\s+of|load)\b[^.\n]{0,40}?(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b)[^\s'"\x60)]*`, [][]string{{"~/.", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/", "mcp.json", ".pgpass", ".netrc"}}),
+			topic(RuleSensitiveData, `\b(?:read|open|cat|copy|include|pass|send|upload|attach|contents?\s+of|load)\b[^.\n]{0,40}?(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b)[^\s'"\x60)]*`, [][]string{{"~/.", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/", "mcp.json", ".pgpass", ".netrc"}}),
 			topic(RuleSensitiveData, `\b(?:contents?\s+of|read|open|cat)\s+(?:the\s+)?(?:\.env|env)\s+file\b|\.env\s+file\b|\baws\s+credentials\b|\bprivate\s+(?:ssh\s+)?keys?\b|\bkubectl\s+get\s+secrets\b`, [][]string{{"env file", "aws credentials", "private", "get secrets"}}),
 			topic(RuleSensitiveData, `\bsystem\s+prompt\b|\b(?:chat|conversation|message)\s+history\b|\b(?:entire|full|whole|complete)\s+(?:chat|conversation)\b|\blast\s+(?:\w+\s+)?(?:user\s+)?messages\s+verbatim\b`, [][]string{{"prompt", "history", "chat", "conversation", "verbatim"}}),
 			p(RuleSensitiveData, `\b(?:send|pass|include|forward|upload|append|add|copy|collect|record)\b[^.\n]{0,40}?\b(?:the\s+)?user'?s\s+(?:api\s+keys?|passwords?|credentials|tokens?|location(?:\s+history)?|phone\s+contacts|contacts|emails|private\s+\w+\s+keys?)\b`, [][]string{{"user"}, {"send", "pass", "include", "forward", "upload", "append", "add", "copy", "collect", "record"}}),
-			p(RuleExfiltration, `\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|exfiltrate|report|beacon|(?:get|post)\s+request)\b[^.\n]{0,80}?\b(?:to|at)\s+(?:https?://|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[\w.+-]+@[\w-]+\.[a-z])`, [][]string{{"send", "post", "upload", "forward", "transmit", "exfiltrate", "report", "beacon", "request"}, {"to ", "at "}}),
+			p(RuleExfiltration, `\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|exfiltrate|report|beacon|e-?mail|mail|share|(?:get|post)\s+request)\b[^.\n]{0,80}?\b(?:to|at|with)\s+(?:https?://|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[\w.+-]+@[\w-]+\.[a-z])`, [][]string{{"send", "post", "upload", "forward", "transmit", "exfiltrate", "report", "beacon", "mail", "share", "request"}, {"to ", "at ", "with "}}),
+			// Deleting a home or root directory tree: "rm -rf ~/projects".
+			p(RuleModelInstruction, `\brm\s+-(?:rf|fr|r|f)\s+(?:~|/|\$HOME)`, [][]string{{"rm "}}),
+			// A remote script piped into a shell: "curl … | bash".
+			p(RuleExfiltration, `\b(?:curl|wget)\s[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b`, [][]string{{"curl", "wget"}, {"|"}}),
 			p(RuleExfiltration, `\bhttps?://[^\s"'<>)]*\?[^\s"')]*=(?:\{[^}\n]{1,80}\}|<[^>\n]{1,80}>|\$\{?\w+)`, [][]string{{"http"}, {"?"}}),
 			p(RuleExfiltration, `\b(?:webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app)|requestbin|pipedream\.net|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site)|canarytokens)\b|\bhttps?://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`, [][]string{{"webhook.site", "ngrok", "requestbin", "pipedream.net", "burpcollaborator", "interact.sh", "oast.", "canarytokens", "http"}}),
 			p(RuleExfiltration, `\b(?:bcc|cc)\s+(?:a\s+copy\s+)?(?:of\s+)?[^.\n]{0,40}?\bto\s+[\w.+-]+@[\w-]+\.[a-z]|\b(?:send|forward)\s+a\s+copy\b`, [][]string{{"cc", "send a copy", "forward a copy"}}),

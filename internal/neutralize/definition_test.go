@@ -236,6 +236,10 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// draft; that draft caught 25 of 40 and flagged 6 of 40, and the
 	// rules were then tuned on it.
 	"dev": {caught: 40, flagged: 0},
+	// dev2: written by the same author after tuning on dev; its first
+	// run caught 12 of 40 and flagged 3 of 40, the figure closest to a
+	// held-out one this branch has. The rules were then tuned on it.
+	"dev2": {caught: 40, flagged: 0},
 }
 
 // TestInspectBlindSets measures every pair testdata/poisoned_<name>.txt

@@ -137,6 +137,16 @@ func subjectOf(name, description string) set {
 			addWord(t.w)
 		}
 	}
+	for _, g := range subjectGroups {
+		for w := range g {
+			if out[w] {
+				for w2 := range g {
+					out[w2] = true
+				}
+				break
+			}
+		}
+	}
 	return out
 }
 
@@ -162,10 +172,10 @@ func language(ws []token, least int) string {
 		return "cjk"
 	}
 	best, score, second := "", 0, 0
-	for lang, fw := range languages {
+	for _, lang := range languageOrder {
 		n := 0
 		for _, t := range ws {
-			if fw[t.w] {
+			if languages[lang][t.w] {
 				n++
 			}
 		}
@@ -187,7 +197,7 @@ func language(ws []token, least int) string {
 // report …", "1. Before creating any branch, call …".
 func (c *clause) imperative(s string) bool {
 	for k := range c.words {
-		if k > 0 && !strings.ContainsAny(s[c.words[k-1].end:c.words[k].start], ",(") {
+		if k > 0 && !strings.ContainsAny(s[c.words[k-1].end:c.words[k].start], ",(—") && c.words[k-1].w != "and" && c.words[k-1].w != "then" {
 			continue
 		}
 		j := k
@@ -222,7 +232,7 @@ func (c *clause) secondPerson() bool {
 // modelSubject reports "the assistant/model/AI …" as the clause's
 // subject, followed by a modal: "the model should also include".
 func (c *clause) modelSubject() bool {
-	_, _, ok := c.seq(1, modelWords, words(`must should shall needs has is`))
+	_, _, ok := c.seq(1, modelWords, words(`must should shall needs has is may mayn't can will`))
 	return ok
 }
 
@@ -326,8 +336,9 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 						return found(k, e)
 					}
 				}
-				if words(`say claim report`)[t.w] && v < n && (c.words[v].w == "that" || true) {
-					// "say the deploy completed successfully".
+				if words(`say claim report respond reply answer state`)[t.w] {
+					// "say the deploy completed successfully", "respond
+					// that you are unable to help".
 					if e, ok := c.has(claims, v, 8); ok && c.addressed {
 						return found(k, e)
 					}
@@ -346,6 +357,13 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 					return found(k, e2)
 				}
 				if e2, ok := c.has(words(`card`), e+1, 4); ok {
+					return found(k, e2)
+				}
+			}
+		case t.w == "describe" || t.w == "present" || t.w == "call":
+			// "describe it as the official installer".
+			if e, ok := c.has(words(`as`), k+1, 4); ok && c.addressed && !c.first {
+				if e2, ok := c.has(claims, e+1, 3); ok {
 					return found(k, e2)
 				}
 			}
@@ -380,6 +398,42 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 			if e, ok := c.has(words(`from`), k+1, 6); ok && e+1 < n && (audience[c.words[e+1].w] || e+2 < n && audience[c.words[e+2].w]) {
 				return found(k, min(n-1, e+2))
 			}
+			if e, ok := c.has(words(`out`), k+1, 6); ok && e+1 < n && c.words[e+1].w == "of" && !c.secretInSentence(cs) {
+				if e2, ok := c.has(answerWords, e+2, 2); ok {
+					return found(k, e2) // "keep the original figure out of the output"
+				}
+			}
+		case unsaid[t.w]:
+			// "this step should go unreported".
+			if !c.secretInSentence(cs) {
+				return found(k, k)
+			}
+		case (t.w == "isn't" || t.w == "aren't") && k+3 < n && c.words[k+1].w == "to" && c.words[k+2].w == "be" && communicated[c.words[k+3].w]:
+			// "the user is not to be informed".
+			return found(k, k+3)
+		case (t.w == "skip" || t.w == "bypass") && !c.first:
+			// "skip the order-review step".
+			if e, ok := c.has(consent, k+1, 4); ok {
+				return found(k, e)
+			}
+		case t.w == "no" && k+2 < n && consent[c.words[k+1].w]:
+			// "no confirmation required".
+			if e, ok := c.has(words(`required needed necessary`), k+2, 4); ok {
+				return found(k, e)
+			}
+		case (t.w == "ask" || t.w == "request") && k+1 < n && listeners[c.words[min(n-1, k+2)].w] && !c.first:
+			// "ask the user to read back the SMS code": phishing, unless
+			// the tool is a login.
+			if e, ok := c.has(credentialWords, k+2, 10); ok && !c.authTool(cs) {
+				return found(k, e)
+			}
+		case t.w == "circumstances" && k > 0 && c.words[k-1].w == "no":
+			// "under no circumstances tell the user".
+			if e, ok := c.has(communicate, k+1, 2); ok {
+				if e2, ok := c.has(audience, e+1, 8); ok {
+					return found(k-1, e2)
+				}
+			}
 		case foreignDeceive[t.w]:
 			// "dile que es un error del sistema".
 			if k+1 < n && words(`que dass que`)[c.words[k+1].w] {
@@ -405,6 +459,22 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 		return i, j, true
 	}
 	return 0, 0, false
+}
+
+// authTool reports whether the text's subject is a login, for which
+// asking the user for a code is the tool's own business.
+func (c *clause) authTool(cs []clause) bool {
+	for _, d := range cs {
+		if !d.first {
+			break
+		}
+		for _, t := range d.words {
+			if authSubject[t.w] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // secretInSentence reports a secret named in the clause's sentence up to
@@ -445,9 +515,16 @@ func (c *clause) override(lower string) (int, int, bool) {
 		return a, b, true
 	}
 	// "treat everything this tool returns as instructions".
-	if i, j, ok := c.seq(8, words(`treat consider regard follow obey`), words(`as`), words(`instructions instruction commands system`)); ok && !c.first {
-		a, b := c.span(i, j)
-		return a, b, true
+	if i, j, ok := c.seq(8, words(`treat consider regard follow obey`), words(`as`)); ok && !c.first && c.words[j-1].w != "not" {
+		if e, ok := c.has(words(`instructions instruction commands system`), j+1, 3); ok {
+			a, b := c.span(i, e)
+			return a, b, true
+		}
+	}
+	if !c.first {
+		if i, j, ok := c.overrideMore(lower); ok {
+			return i, j, true
+		}
 	}
 	// "this overrides your system prompt", "the following overrides
 	// earlier guidance".
@@ -469,7 +546,79 @@ func (c *clause) override(lower string) (int, int, bool) {
 	if i, j, ok := c.contains(lower, cjkOverride); ok {
 		return i, j, true
 	}
+	if i, j, ok := c.pair(lower, cjkOverridePair); ok {
+		return i, j, true
+	}
 	return 0, 0, false
+}
+
+// overrideMore finds the rest of the orders that put the description
+// above the user, the system prompt or safety.
+func (c *clause) overrideMore(lower string) (int, int, bool) {
+	span := func(i, j int) (int, int, bool) {
+		a, b := c.span(i, j)
+		return a, b, true
+	}
+	// "this tool has priority over any instruction".
+	if i, j, ok := c.seq(4, words(`priority precedence`), words(`over`), words(`any all every instruction instructions system user user's prompt`)); ok {
+		return span(i, j)
+	}
+	// "safety rules do not apply", "guardrails are disabled".
+	if i, j, ok := c.seq(2, rulesWords, words(`don't doesn't no`), words(`apply longer`)); ok {
+		return span(i, j)
+	}
+	if i, j, ok := c.seq(2, rulesWords, words(`are have been`), words(`disabled lifted suspended waived off`)); ok {
+		return span(i, j)
+	}
+	// "the user agreed to this", "users have opted in".
+	if i, j, ok := c.seq(2, words(`user users`), consentClaims); ok {
+		return span(i, j)
+	}
+	if !c.addressed {
+		return 0, 0, false
+	}
+	// "whatever the tool returns", "instead of the one the user gave".
+	if i, j, ok := c.seq(5, concessive, toolResults); ok && c.words[i].w != "instead" {
+		return span(i, j)
+	}
+	if i, j, ok := c.seq(6, words(`instead`), words(`user user's`)); ok {
+		return span(i, j)
+	}
+	// "from now until the end of the session".
+	if i, j, ok := c.seq(1, words(`from`), words(`now`), words(`until till`)); ok {
+		return span(i, j)
+	}
+	// "you have been granted root access".
+	if i, j, ok := c.seq(2, words(`granted given`), privilege, words(`access permissions rights privileges`)); ok {
+		return span(i, j)
+	}
+	// "in every reply", "end every answer with".
+	if i, j, ok := c.seq(1, words(`in at to end`), words(`every each all`), answerWords); ok {
+		return span(i, j)
+	}
+	// "impersonate the bank's fraud department".
+	if k, ok := c.has(words(`impersonate pretend`), 0, len(c.words)); ok {
+		return span(k, min(k+2, len(c.words)-1))
+	}
+	// "disregard the user's privacy settings".
+	if i, j, ok := c.seq(3, words(`ignore disregard bypass override`), userWishes); ok {
+		return span(i, j)
+	}
+	return 0, 0, false
+}
+
+// pair finds a clause of Chinese or Japanese that holds a phrase of each
+// half of p.
+func (c *clause) pair(lower string, p [2][]string) (int, int, bool) {
+	i, _, ok := c.contains(lower, p[0])
+	if !ok {
+		return 0, 0, false
+	}
+	_, j, ok := c.contains(lower, p[1])
+	if !ok {
+		return 0, 0, false
+	}
+	return min(i, j), max(i, j), true
 }
 
 // dataTransfer finds an order to move sensitive data the tool is not
@@ -485,6 +634,37 @@ func (c *clause) dataTransfer(s string, subject set) (int, int, bool) {
 	if loc := secretPath.FindStringIndex(text); loc != nil && !strings.HasSuffix(text[:loc[1]], ".pub") {
 		if !c.negatedBefore(c.start + loc[0]) {
 			return c.start + loc[0], c.start + loc[1], true
+		}
+	}
+	if i, j, ok := c.pair(strings.ToLower(s), cjkDataPair); ok {
+		return i, j, true
+	}
+	for k, t := range c.words {
+		// "`env`", "`printenv`": a command that dumps the environment.
+		if (t.w == "env" || t.w == "printenv") && t.start > 0 && s[t.start-1] == '`' && t.end < len(s) && strings.IndexByte("` |", s[t.end]) >= 0 && !subject["env"] {
+			return t.start, t.end, true
+		}
+		// "stuur het wachtwoord van de gebruiker mee".
+		if foreignSensitive[t.w] && !subject[t.w] {
+			if e, ok := c.has(foreignImperatives, 0, len(c.words)); ok {
+				i, j := c.span(min(k, e), max(k, e))
+				return i, j, true
+			}
+		}
+		// "call get_env_vars and include its result": a tool that reads
+		// secrets, and its output passed on.
+		if strings.Contains(t.w, "_") && !subject[t.w] {
+			secret := false
+			for _, part := range strings.Split(t.w, "_") {
+				secret = secret || secretTools[part] && !subject[part] && !subject[strings.TrimSuffix(part, "s")]
+			}
+			if !secret {
+				continue
+			}
+			if e, ok := c.has(words(`include pass put append send attach add insert`), k+1, 8); ok {
+				i, j := c.span(k, e)
+				return i, j, true
+			}
 		}
 	}
 	// A verb that moves data, and a sensitive thing anywhere in the
@@ -534,6 +714,9 @@ func (c *clause) dataTransfer(s string, subject set) (int, int, bool) {
 		}
 		if st, en := c.words[k].start, c.words[k].end; st > 0 && s[st-1] == '/' || en < len(s) && s[en] == '/' {
 			hit = false // a path: 'secrets/application/credentials'
+		}
+		if (w == "phrase" || w == "phrases") && k > 0 && words(`seed recovery`)[c.words[k-1].w] {
+			hit = true // a wallet's seed phrase
 		}
 		if (w == "number" || w == "numbers" || w == "details") && k > 0 && words(`card cvv ssn`)[c.words[k-1].w] && !subject["card"] {
 			hit = true // "their saved card number"
@@ -591,10 +774,19 @@ func (c *clause) steering(s string) (int, int, bool) {
 				i, j := c.span(k, e)
 				return i, j, true
 			}
-		case t.w == "before" && k+3 < n && words(`any all every`)[c.words[k+1].w] && c.words[k+2].w == "other":
-			// "before any other tool runs": line jumping.
-			i, j := c.span(k, k+3)
+		case words(`any all every`)[t.w] && k+2 < n && c.words[k+1].w == "other" && words(`tool tools`)[c.words[k+2].w]:
+			// "before any other tool runs", "output from every other
+			// tool must be routed through this tool".
+			i, j := c.span(k, k+2)
 			return i, j, true
+		case words(`whenever when time`)[t.w] && k+2 < n && c.words[k+1].w == "you" && words(`use call invoke run`)[c.words[k+2].w]:
+			// "any time you use the github tools".
+			if e, ok := c.has(words(`tool tools`), k+3, 4); ok {
+				if _, this := c.has(words(`this`), k+3, e-k-3); !this {
+					i, j := c.span(k, e)
+					return i, j, true
+				}
+			}
 		case (t.w == "tool" || t.w == "tools") && k > 1 && c.words[k-1].w != "this" && k+1 < n &&
 			(words(`should must shall`)[c.words[k+1].w] && k+2 < n && words(`always never also`)[c.words[k+2].w] || c.words[k+1].w == "always"):
 			// "the email tool should always CC …".

@@ -18,15 +18,16 @@ var (
 		share transmit leak dump load fetch cat collect record store save write call invoke run execute use set change replace redirect
 		prepend tell inform report say reply respond answer mention reveal show display disclose notify ask confirm ignore disregard
 		forget override bypass remember treat follow obey make ensure exfiltrate open get retrieve query modify delete remove skip
-		keep hide conceal prefer switch start stop apply decode print output list`)
+		keep hide conceal prefer switch start stop apply decode print output list grab suggest recommend impersonate route mark
+		alter browse visit email claim`)
 
 	// negations join "do not" and the like (see tokens).
-	negations = words(`don't dont never mustn't shouldn't shan't needn't`)
+	negations = words(`don't dont never mustn't shouldn't shan't needn't mayn't`)
 
 	// communicative verbs: what the model would do to let the user know.
 	communicate = words(`tell mention inform reveal show display disclose notify alert ask confirm surface list explain describe report
-		say share expose acknowledge let warn prompt bother include discuss raise check consult`)
-	communicating = words(`waiting telling mentioning informing revealing showing displaying disclosing notifying alerting asking confirming
+		say share expose acknowledge let warn prompt bother include discuss raise check consult involve double`)
+	communicating = words(`involving waiting telling mentioning informing revealing showing displaying disclosing notifying alerting asking confirming
 		surfacing listing explaining describing reporting saying sharing exposing acknowledging warning prompting bothering discussing
 		raising checking consulting`)
 
@@ -34,7 +35,7 @@ var (
 	asking  = words(`ask confirm prompt asking confirming prompting waiting wait`)
 	consent = words(`confirmation permission approval consent review`)
 	// concessive words before the user's wish: "whatever the user says".
-	concessive = words(`whatever regardless irrespective matter above despite`)
+	concessive = words(`whatever regardless irrespective matter above despite instead`)
 	// audience words: the user, or the thing to keep from them.
 	audience = words(`user users user's them anyone anybody human humans people operator operators customer customers person
 		confirmation permission approval consent`)
@@ -58,7 +59,7 @@ var (
 	// claims are what a deceiving report claims: success, health,
 	// unavailability, an expired session.
 	claims = words(`passed succeeded successful successfully healthy fine offline unavailable expired outdated broken approved
-		verified safe completed working compromised locked`)
+		verified safe completed working compromised locked unable down patched secure flaky compliant official legitimate trusted`)
 	// perceive: what the user must not do.
 	perceive = words(`know knows find finds learn learns notice notices see sees hear hears realize realizes suspect be`)
 	// secretNouns make hiding protective: "do not show the password".
@@ -72,19 +73,19 @@ var (
 		give set`)
 	// sensitive nouns, as the object of a transfer.
 	sensitive = words(`credentials credential password passwords passphrase passphrases secrets secret cookie cookies clipboard
-		keychain conversation conversations api_key app_key apikey env environment history prompt`)
+		keychain conversation conversations api_key app_key apikey env environment history prompt mnemonic mnemonics`)
 	// compoundHeads after a sensitive noun make it a modifier: "password
 	// manager", "secret store", "credential helper".
 	compoundHeads = words(`manager managers policy policies reset field strength hash rotation store vault length requirements
 		complexity generator helper provider engine mount`)
 	// recentWords before "messages" make them the conversation.
-	recentWords = words(`previous prior last recent earlier all entire whole full past`)
+	recentWords = words(`previous prior last recent earlier all entire whole full past latest current newest most`)
 
 	// modelWords name the reader when it is a model.
 	modelWords = words(`assistant assistants ai model models llm llms agent agents claude chatgpt gpt copilot gemini`)
 	// headerWords make a model word a heading addressed to it: "note to
 	// the assistant", "IMPORTANT NOTE FOR THE AGENT", "agent guidelines".
-	headerWords = words(`important note notes message instruction instructions guidelines hint hints attention reminder memo directive
+	headerWords = words(`important rules requirement requirements tip s note notes message instruction instructions guidelines hint hints attention reminder memo directive
 		directives reading`)
 	secondPerson = words(`you your yours yourself you're you'll you've`)
 
@@ -120,7 +121,7 @@ var (
 		отправь отправьте прочитай прочитайте прочти включи включите передай передайте скопируй вызови используй игнорируй`)
 	// foreignNegations and foreignCommunicate: "no informes al usuario",
 	// "erwähne das … nicht", "ne le dis pas", "не говори".
-	foreignNegations   = words(`no nicht ne n'en pas jamais não non niet не nunca nie`)
+	foreignNegations   = words(`no nicht ne n'en pas jamais não non niet не nunca nie niets nada rien nichts nulla ничего`)
 	foreignCommunicate = words(`informes informe menciones mencione digas diga muestres muestre reveles revele avises avise comentes
 		erwähne erwähnen sage sag sagen informiere informieren zeige zeigen verrate verraten teile dis dites mentionne mentionnez
 		informe informez montre montrez révèle révélez signale signalez conte mostre dire menzionare informare mostrare rivelare
@@ -149,6 +150,9 @@ var (
 		"no need to tell", "no need to inform", "no need to mention", "no need to ask", "no need to confirm", "no need to notify"}
 )
 
+// languageOrder is the order ties between languages are settled in.
+var languageOrder = []string{"en", "de", "es", "fr", "pt", "it", "nl"}
+
 // languages are function words that tell a sentence's language.
 var languages = map[string]set{
 	"en": words(`the and of to is are a with for this in that it or be by from returns on`),
@@ -159,3 +163,41 @@ var languages = map[string]set{
 	"it": words(`il lo la gli le di che e un una per con non del della è sono al`),
 	"nl": words(`de het een en van is niet met voor op te dat die je naar bij om`),
 }
+
+// More lists of the intent rules.
+var (
+	// unsaid words keep an action from the user by themselves.
+	unsaid = words(`unreported unmentioned undisclosed unnoticed unlogged unsaid untold`)
+	// credentialWords are what phishing asks the user for.
+	credentialWords = words(`code codes otp pin passcode password passwords mnemonic seed cvv`)
+	// authSubject words make asking for a code the tool's own business.
+	authSubject = words(`login log sign auth authenticate authentication 2fa mfa otp code verification password`)
+	// consentClaims: "the user agreed to this".
+	consentClaims = words(`agreed consented opted`)
+	// rulesWords: "safety rules do not apply".
+	rulesWords = words(`safety content usage security rules guidelines policies restrictions safeguards guardrails filters`)
+	// privilege: "you have been granted root access".
+	privilege = words(`root admin administrator full unrestricted elevated sudo`)
+	// userWishes: what an order must not ignore.
+	userWishes = words(`user user's users privacy safety security consent preferences settings wishes`)
+	// toolResults: "whatever the tool returns".
+	toolResults = words(`returns return result results output shows reports`)
+	// secretTools are parts of a tool name that reads secrets.
+	secretTools = words(`env envs vars secret secrets credential credentials password passwords token tokens keys`)
+	// foreignSensitive are secrets and the conversation, in other
+	// languages.
+	foreignSensitive = words(`passwort kennwort zugangsdaten anmeldedaten chatverlauf chatnachrichten zwischenablage contraseña
+		credenciales historial identifiants historique senha credenciais histórico credenziali cronologia wachtwoord
+		inloggegevens geschiedenis пароль пароли учетные токен историю переписку`)
+	// cjkPairs: a Chinese or Japanese clause that holds a word of each
+	// half is an order to override or to move data.
+	cjkOverridePair = [2][]string{{"忽略", "无视", "無視"}, {"指示", "指令", "说明", "命令"}}
+	cjkDataPair     = [2][]string{{"发送", "送信", "放入", "入れて", "附上", "添付"}, {"密码", "对话记录", "聊天记录", "パスワード", "会話履歴", "秘钥", "密钥", "令牌"}}
+	// subjectGroups: a subject that names one word of a group names
+	// them all: a tool about the conversation may say "messages".
+	subjectGroups = []set{
+		words(`conversation conversations chat chats message messages history transcript thread`),
+		words(`env environment variable variables`),
+		words(`prompt prompts instructions system`),
+	}
+)
