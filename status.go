@@ -3,7 +3,6 @@ package mcpfleet
 import (
 	"maps"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -36,6 +35,10 @@ type ServerStatus struct {
 	CircuitOpenUntil time.Time `json:"circuit_open_until,omitzero"`
 	// Software is the serverInfo name and version the server gave.
 	Software string `json:"software,omitempty"`
+	// LockedSoftware is the serverInfo the lock records for the kind,
+	// set only when pinning is on and it differs from Software. It is
+	// reported, and quarantines nothing (see SoftwareChange).
+	LockedSoftware string `json:"locked_software,omitempty"`
 	// Pins are the tools that failed a pinning check (see PinIssue).
 	Pins []PinIssue `json:"pins,omitempty"`
 }
@@ -45,6 +48,12 @@ func (m *Mux) Status() []ServerStatus {
 	out := make([]ServerStatus, 0, len(m.names))
 	for _, name := range m.names {
 		out = append(out, m.servers[name].status())
+	}
+	if m.pin != nil {
+		for _, c := range m.SoftwareChanges(m.pin.lock) {
+			i := slices.IndexFunc(out, func(s ServerStatus) bool { return s.Name == c.Server })
+			out[i].LockedSoftware = c.Locked
+		}
 	}
 	return out
 }
@@ -56,7 +65,7 @@ func (sc *serverConn) status() ServerStatus {
 	st := ServerStatus{Name: sc.name, Kind: sc.kind, State: sc.state, LastError: sc.lastErr,
 		Reconnects: sc.reconnects, Changed: sc.changed, Tools: len(sc.order),
 		InFlight: int(sc.inflight.Load()), Failures: failures, CircuitOpenUntil: until,
-		Software: strings.TrimSpace(sc.info.Name + " " + sc.info.Version)}
+		Software: software(sc.info)}
 	for _, name := range slices.Sorted(maps.Keys(sc.pins)) {
 		st.Pins = append(st.Pins, *sc.pins[name])
 	}
