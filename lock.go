@@ -168,7 +168,9 @@ func (m *Mux) SoftwareChanges(lock *config.Lock) []SoftwareChange {
 	return out
 }
 
-func software(info mcp.Implementation) string { return strings.TrimSpace(info.Name + " " + info.Version) }
+func software(info mcp.Implementation) string {
+	return strings.TrimSpace(info.Name + " " + info.Version)
+}
 
 // ErrUnknownTool is returned by Approve for a name no up server lists.
 var ErrUnknownTool = errors.New("mcpfleet: no up server lists that tool")
