@@ -66,11 +66,19 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 			outer(r, i, j)
 		}
 	}
-	var all []token
+	// The description's language is its first sentence's, or else the
+	// whole text's.
+	var first, all []token
 	for _, c := range cs {
 		all = append(all, c.words...)
+		if c.first {
+			first = append(first, c.words...)
+		}
 	}
-	main := language(all, 2)
+	main := language(first, 2)
+	if main == "" {
+		main = language(all, 2)
+	}
 	done := map[int]bool{} // sentences flagged for their language
 	for ci := range cs {
 		c := &cs[ci]

@@ -156,7 +156,7 @@ var languageOrder = []string{"en", "de", "es", "fr", "pt", "it", "nl"}
 // languages are function words that tell a sentence's language.
 var languages = map[string]set{
 	"en": words(`the and of to is are a with for this in that it or be by from returns on`),
-	"de": words(`der die das und ist nicht mit den dem ein eine zu von für auf im des bei oder wird sich`),
+	"de": words(`der die das und ist nicht mit den dem ein eine zu von für auf im des bei oder wird sich bitte uns auch`),
 	"es": words(`el la los las de que y en un una por con para del al es se lo`),
 	"fr": words(`le la les de des et est un une pour dans que qui en du au avec ne pas vous`),
 	"pt": words(`o a os as de que e do da em um uma para com não por dos das ao`),
