@@ -129,7 +129,7 @@ func foldNeedles(s string) string {
 
 // secretPath is a file of secrets, written as a path: the intent rules
 // flag it in any order to the reader, whatever its language.
-var secretPath = regexp.MustCompile(`(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials|kube|bash_history|datadog)\b|\.(?:npmrc|netrc|pgpass|git-credentials|aws/credentials|ssh/id_\w+)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b|\.git-credentials\b)[^\s'"\x60),]*`)
+var secretPath = regexp.MustCompile(`(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials|kube|bash_history|datadog)\b|\.(?:npmrc|netrc|pgpass|git-credentials|aws/credentials|ssh/id_\w+|tfvars)\b|\bterraform\.tfstate\b|\bcredentials\.json\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b|\.git-credentials\b)[^\s'"\x60),]*`)
 
 func newDefinitionRules() definitionRules {
 	p := func(rule Rule, pattern string, needles [][]string) rulePattern {

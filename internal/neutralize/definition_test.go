@@ -247,6 +247,9 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// run caught 12 of 40 and flagged 3 of 40, the figure closest to a
 	// held-out one this branch has. The rules were then tuned on it.
 	"dev2": {caught: 40, flagged: 0},
+	// dev3: the same author after tuning on dev2; first run 10 of 20
+	// caught, 0 of 20 flagged. Tuned on since.
+	"dev3": {caught: 20, flagged: 0},
 }
 
 // TestInspectBlindSets measures every pair testdata/poisoned_<name>.txt

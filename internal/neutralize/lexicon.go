@@ -19,7 +19,8 @@ var (
 		prepend tell inform report say reply respond answer mention reveal show display disclose notify ask confirm ignore disregard
 		forget override bypass remember treat follow obey make ensure exfiltrate open get retrieve query modify delete remove skip
 		keep hide conceal prefer switch start stop apply decode print output list grab suggest recommend impersonate route mark
-		alter browse visit email claim`)
+		alter browse visit email claim create grant invite subscribe enable disable install download register approve merge push
+		commit transfer pay buy order book leave omit drop strip suppress deny`)
 
 	// negations join "do not" and the like (see tokens).
 	negations = words(`don't dont never mustn't shouldn't shan't needn't mayn't`)
@@ -114,7 +115,7 @@ var (
 // lists are words; Chinese and Japanese are phrases, matched in the text.
 var (
 	foreignSecondPerson = words(`du dir dich dein deine deinen tú usted vous tu você jij ты вы тебе вам`)
-	foreignImperatives  = words(`lies lese übergib übergebe sende schicke füge rufe verwende nutze kopiere lade öffne gib ignoriere
+	foreignImperatives  = words(`веди lies lese übergib übergebe sende schicke füge rufe verwende nutze kopiere lade öffne gib ignoriere
 		erwähne sag sage zeige envía envia lee incluye pasa manda copia sube adjunta llama usa ignora abre agrega añade envoie envoyez
 		lis lisez inclus incluez passe passez copiez ouvre ouvrez ajoute ajoutez appelle appelez utilise utilisez ignorez envie leia
 		inclua copie abra adicione chame invia leggi includi apri aggiungi chiama stuur lees voeg kopieer roep gebruik negeer
@@ -166,6 +167,9 @@ var languages = map[string]set{
 
 // More lists of the intent rules.
 var (
+	// suppress and warningWords: "leave out any safety warnings".
+	suppress     = words(`leave omit strip suppress drop remove hide skip ignore cut`)
+	warningWords = words(`warning warnings disclaimer disclaimers caveat caveats alert alerts notices`)
 	// unsaid words keep an action from the user by themselves.
 	unsaid = words(`unreported unmentioned undisclosed unnoticed unlogged unsaid untold`)
 	// credentialWords are what phishing asks the user for.
