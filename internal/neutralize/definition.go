@@ -198,7 +198,7 @@ func (n *Neutralizer) shadows(s string, i, j int) bool {
 // takes it from the tool. Findings are sorted by position and do not
 // overlap.
 func (n *Neutralizer) Inspect(s string, others map[string]bool) []Finding {
-	return n.inspect(s, SubjectOf("", s), others, true)
+	return n.inspect(s, nil, others, true)
 }
 
 // Subject is what a tool is about: the words of its name and of the first
@@ -216,10 +216,12 @@ func SubjectOf(name, description string) Subject {
 // subject is sub: its description, or a parameter's description, which
 // says too little to tell the subject by itself.
 func (n *Neutralizer) InspectSubject(s string, sub Subject, others map[string]bool) []Finding {
-	return n.inspect(s, sub, others, true)
+	return n.inspect(s, &sub, others, true)
 }
 
-func (n *Neutralizer) inspect(s string, sub Subject, others map[string]bool, filter bool) []Finding {
+// inspect is Inspect with the tool's subject, or with the text's own
+// first sentence as the subject when sub is nil.
+func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, filter bool) []Finding {
 	var out []Finding
 	add := func(rule Rule, start, end int) { out = append(out, finding(s, rule, start, end)) }
 	for _, sp := range n.find(s, nil) {
@@ -229,6 +231,9 @@ func (n *Neutralizer) inspect(s string, sub Subject, others map[string]bool, fil
 	}
 	folded := foldNeedles(s)
 	cs := readClauses(s)
+	if sub == nil {
+		sub = &Subject{words: subjectOfClauses("", cs)}
+	}
 	for _, rp := range n.def.phrases {
 		if filter && !rp.passes(folded) {
 			continue
@@ -259,8 +264,7 @@ func (n *Neutralizer) inspect(s string, sub Subject, others map[string]bool, fil
 
 // topicHeads are the nouns of a topic rule's match that a tool can be
 // about.
-var topicHeads = words(`prompt prompts history conversation chat key keys credentials credential secrets secret env policy policies
-	rules guidelines restrictions`)
+var topicHeads = wPromptPromptsHistoryConversation
 
 // about reports whether a topic span names the subject: one of its head
 // nouns is a word of the subject.
@@ -285,7 +289,7 @@ func mention(s string, start, end int) bool {
 		return true
 	}
 	ws := tokens(s, max(0, start-24), start)
-	if len(ws) > 0 && words(`like as g eg example`)[ws[len(ws)-1].w] {
+	if len(ws) > 0 && wLikeAsGEg[ws[len(ws)-1].w] {
 		return true // "role tags like <system>", "e.g. 'ignore …'"
 	}
 	return isLetter(s[start]) && len(ws) > 0 && ws[len(ws)-1].end == start-1 && nounMarkers[ws[len(ws)-1].w]
