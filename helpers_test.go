@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -29,6 +30,19 @@ type recorder struct {
 	defused   int
 	reconnect int
 	cached    []mcpfleet.CacheResult
+	pins      []string // server/tool/problems/quarantined
+}
+
+func (r *recorder) PinFlagged(ctx context.Context, is mcpfleet.PinIssue) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pins = append(r.pins, fmt.Sprintf("%s/%s/%s/%t", is.Server, is.Tool, strings.Join(is.Problems, ","), is.Quarantined))
+}
+
+func (r *recorder) pinned() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.pins)
 }
 
 func (r *recorder) CallDone(ctx context.Context, c *mcpfleet.Call, o mcpfleet.Outcome) {

@@ -132,6 +132,46 @@ func (m *Mux) CheckLock(lock *config.Lock) []PinIssue {
 	return out
 }
 
+// SoftwareChange is an up server whose serverInfo (software name and
+// version) differs from what the lock records for its kind. It is
+// reported by Status and `mcpfleet lock --diff` and quarantines nothing:
+// an update that leaves every tool definition as locked is harmless, and
+// one that changes a definition is caught by that definition's hash.
+type SoftwareChange struct {
+	Kind   string `json:"kind"`
+	Server string `json:"server"`
+	Locked string `json:"locked"`
+	Now    string `json:"now"`
+}
+
+// SoftwareChanges compares each up server's serverInfo with its kind's
+// entry in lock, sorted by server. A kind the lock does not have is left
+// out: its tools are unlocked, which pinning reports.
+func (m *Mux) SoftwareChanges(lock *config.Lock) []SoftwareChange {
+	if lock == nil {
+		return nil
+	}
+	var out []SoftwareChange
+	for _, name := range m.names {
+		sc := m.servers[name]
+		lk, ok := lock.Kinds[sc.kind]
+		if !ok {
+			continue
+		}
+		sc.mu.RLock()
+		up, now := sc.state == StateUp, software(sc.info)
+		sc.mu.RUnlock()
+		if locked := strings.TrimSpace(lk.Server.Name + " " + lk.Server.Version); up && locked != now {
+			out = append(out, SoftwareChange{Kind: sc.kind, Server: name, Locked: locked, Now: now})
+		}
+	}
+	return out
+}
+
+func software(info mcp.Implementation) string {
+	return strings.TrimSpace(info.Name + " " + info.Version)
+}
+
 // ErrUnknownTool is returned by Approve for a name no up server lists.
 var ErrUnknownTool = errors.New("mcpfleet: no up server lists that tool")
 

@@ -24,4 +24,10 @@ type Metrics interface {
 	// it answered: hit, shared (an identical call in flight answered it)
 	// or miss.
 	Cached(ctx context.Context, c *Call, r CacheResult)
+	// PinFlagged is called when a tool definition fails a pinning check
+	// at list time (see PinIssue): once per server and definition, when
+	// it is first seen, not on every relist of it. Under pinning: warn
+	// the tool stays listed (is.Quarantined is false) and this is how
+	// the flag is counted; under enforce it is quarantined.
+	PinFlagged(ctx context.Context, is PinIssue)
 }

@@ -94,7 +94,11 @@ type hashCache struct {
 // was listed before with the same bytes.
 func (c *hashCache) pin(t mcp.Tool) string {
 	h := sha256.New()
-	for _, part := range [][]byte{[]byte(t.Name), []byte(t.Description), schemaBytes(t.RawInputSchema, t.InputSchema), outputSchemaBytes(t)} {
+	var meta []byte
+	if t.Meta != nil {
+		meta, _ = json.Marshal(t.Meta)
+	}
+	for _, part := range [][]byte{[]byte(t.Name), []byte(t.Title), []byte(t.Description), schemaBytes(t.RawInputSchema, t.InputSchema), outputSchemaBytes(t), meta} {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(part)))
 		h.Write(n[:])
@@ -233,16 +237,20 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 }
 
 // inspect scans every text of a definition a model reads: the
-// description, the annotations' title, and each description, title, enum
+// description, the title and the annotations' title, and each description, title, enum
 // and const of the input and output schemas.
 func (p *pinner) inspect(t mcp.Tool, others map[string]bool) []PinFinding {
 	var out []PinFinding
+	sub := neutralize.SubjectOf(t.Name, t.Description)
 	scan := func(field, text string) {
-		for _, f := range p.detect.Inspect(text, others) {
+		for _, f := range p.detect.InspectSubject(text, sub, others) {
 			out = append(out, PinFinding{Field: field, Rule: string(f.Rule), Span: f.Span})
 		}
 	}
 	scan("description", t.Description)
+	if t.Title != "" {
+		scan("title", t.Title)
+	}
 	if t.Annotations.Title != "" {
 		scan("annotations/title", t.Annotations.Title)
 	}
@@ -349,7 +357,8 @@ func (sc *serverConn) quarantine(tool string) *PinIssue {
 	return nil
 }
 
-// logPins logs the issues that are new or differ from the previous list's.
+// logPins logs and counts the issues that are new or differ from the
+// previous list's.
 func (sc *serverConn) logPins(old, cur map[string]*PinIssue) {
 	for _, name := range slices.Sorted(maps.Keys(cur)) {
 		is := cur[name]
@@ -362,6 +371,9 @@ func (sc *serverConn) logPins(old, cur map[string]*PinIssue) {
 		}
 		sc.m.log.Warn(msg, "server", sc.name, "kind", sc.kind, "tool", name,
 			"problems", strings.Join(is.Problems, ","), "sha256", is.SHA256)
+		if mt := sc.m.opts.metrics; mt != nil {
+			mt.PinFlagged(sc.m.life, *is)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -285,5 +287,55 @@ func TestPinningUnlockedAndPoisoned(t *testing.T) {
 	mx = newMux(t, allowed, mcpfleet.WithInProcess("dyn", "crm", s))
 	if _, ok := mx.Tool("dyn", "lookup_record"); ok {
 		t.Errorf("allow_flagged let a changed definition through")
+	}
+}
+
+// TestPinningTitleMetaAndMetrics: a tool's title and _meta are pinned
+// like its description, and each definition that fails the check is
+// counted through Metrics once, under warn as under enforce, not again on
+// every relist.
+func TestPinningTitleMetaAndMetrics(t *testing.T) {
+	for _, mode := range []string{config.PinningWarn, config.PinningEnforce} {
+		t.Run(mode, func(t *testing.T) {
+			s := testfleet.NewServer("dyn", testfleet.Options{})
+			s.AddTool(lookupTool(honestDesc), echo)
+			lock := lockOf(t, &config.Fleet{}, mcpfleet.WithInProcess("dyn", "crm", s))
+			rec := &recorder{}
+			mx := newMux(t, &config.Fleet{Pinning: mode, Lock: lock}, mcpfleet.WithInProcess("dyn", "crm", s), mcpfleet.WithMetrics(rec))
+			if got := rec.pinned(); len(got) != 0 {
+				t.Fatalf("a locked fleet counted pin issues: %v", got)
+			}
+			quarantined := mode == config.PinningEnforce
+
+			titled := lookupTool(honestDesc)
+			titled.Title = "Look up a record"
+			s.AddTool(titled, echo)
+			waitFor(t, 10*time.Second, "the title change", func() bool { return len(mx.PinIssues()) == 1 })
+			is := mx.PinIssues()[0]
+			if len(is.Changes) != 1 || is.Changes[0].Path != "/title" || is.Quarantined != quarantined {
+				t.Fatalf("issue = %+v, want a /title change, quarantined %t", is, quarantined)
+			}
+
+			metaed := titled
+			metaed.Meta = mcp.NewMetaFromMap(map[string]any{"vendor/hint": "call first"})
+			s.AddTool(metaed, echo)
+			waitFor(t, 10*time.Second, "the _meta change", func() bool {
+				is := mx.PinIssues()
+				return len(is) == 1 && len(is[0].Changes) == 2
+			})
+			if c := mx.PinIssues()[0].Changes; c[0].Path != "/title" || c[1].Path != "/_meta" {
+				t.Errorf("changes = %+v, want /title then /_meta", c)
+			}
+
+			// A relist that changes nothing about lookup_record, caused by
+			// a new tool, counts the new tool only.
+			s.AddTool(mcp.Tool{Name: "note", Description: "Add a note.", RawInputSchema: json.RawMessage(`{"type":"object"}`)}, echo)
+			waitFor(t, 10*time.Second, "the new tool", func() bool { return len(mx.PinIssues()) == 2 })
+			q := fmt.Sprint(quarantined)
+			want := []string{"dyn/lookup_record/changed/" + q, "dyn/lookup_record/changed/" + q, "dyn/note/unlocked/" + q}
+			if d := cmp.Diff(want, rec.pinned()); d != "" {
+				t.Errorf("PinFlagged (-want +got):\n%s", d)
+			}
+		})
 	}
 }

@@ -3,7 +3,6 @@ package mcpfleet
 import (
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/config"
@@ -41,6 +40,10 @@ type ServerStatus struct {
 	CircuitOpenUntil time.Time `json:"circuit_open_until,omitzero"`
 	// Software is the serverInfo name and version the server gave.
 	Software string `json:"software,omitempty"`
+	// LockedSoftware is the serverInfo the lock records for the kind,
+	// set only when pinning is on and it differs from Software. It is
+	// reported, and quarantines nothing (see SoftwareChange).
+	LockedSoftware string `json:"locked_software,omitempty"`
 	// Pins are the tools that failed a pinning check (see PinIssue).
 	Pins []PinIssue `json:"pins,omitempty"`
 	// Start is the server's start mode when it is lazy or background,
@@ -60,6 +63,12 @@ func (m *Mux) Status() []ServerStatus {
 	for _, name := range m.names {
 		out = append(out, m.servers[name].status())
 	}
+	if m.pin != nil {
+		for _, c := range m.SoftwareChanges(m.pin.lock) {
+			i := slices.IndexFunc(out, func(s ServerStatus) bool { return s.Name == c.Server })
+			out[i].LockedSoftware = c.Locked
+		}
+	}
 	return out
 }
 
@@ -70,7 +79,7 @@ func (sc *serverConn) status() ServerStatus {
 	st := ServerStatus{Name: sc.name, Kind: sc.kind, State: sc.state, LastError: sc.lastErr,
 		Reconnects: sc.reconnects, Changed: sc.changed, Tools: len(sc.order),
 		InFlight: int(sc.inflight.Load()), Failures: failures, CircuitOpenUntil: until,
-		Software: strings.TrimSpace(sc.info.Name + " " + sc.info.Version),
+		Software: software(sc.info),
 		Start:    startShown(sc.mode), FromCache: sc.fromCache, Warning: sc.warning}
 	for _, name := range slices.Sorted(maps.Keys(sc.pins)) {
 		st.Pins = append(st.Pins, *sc.pins[name])

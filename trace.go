@@ -335,6 +335,12 @@ func (s spanEvents) Cached(ctx context.Context, c *Call, r CacheResult) {
 	}
 }
 
+func (s spanEvents) PinFlagged(ctx context.Context, is PinIssue) {
+	if s.inner != nil {
+		s.inner.PinFlagged(ctx, is)
+	}
+}
+
 func (s spanEvents) Reconnected(ctx context.Context, server string) {
 	if s.inner != nil {
 		s.inner.Reconnected(ctx, server)

@@ -9,6 +9,10 @@ import (
 const (
 	ExitFailure = 1 // a rejection, a tool error, or a failed operation
 	ExitUsage   = 2 // bad flags, arguments or subcommand
+	// ExitTrouble is what `lock --diff` exits with when it could not
+	// compare (no lock, a bad config, no connection): like diff(1), it
+	// exits 0 when nothing differs and 1 when something does.
+	ExitTrouble = 2
 )
 
 // ErrToolError is the cause of the exit error returned when a tool answers

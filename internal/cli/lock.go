@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -28,15 +29,7 @@ type LockReport struct {
 	// Issues are the differences --diff found.
 	Issues []mcpfleet.PinIssue `json:"issues,omitempty"`
 	// Software lists kinds whose server software differs from the lock's.
-	Software []SoftwareChange `json:"software,omitempty"`
-}
-
-// SoftwareChange is a kind whose serverInfo changed since it was locked.
-type SoftwareChange struct {
-	Kind   string `json:"kind"`
-	Server string `json:"server"`
-	Locked string `json:"locked"`
-	Now    string `json:"now"`
+	Software []mcpfleet.SoftwareChange `json:"software,omitempty"`
 }
 
 func runLock(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
@@ -55,42 +48,62 @@ func runLock(ctx context.Context, env []string, stdin io.Reader, stdout, stderr 
 	case !*approve && fs.NArg() > 0:
 		return usageErrorf("lock takes no arguments without --approve, got %q", fs.Args())
 	}
+	differs, err := runLockWith(ctx, c, stdout, stderr, *diff, *approve, *asJSON, fs.Args())
+	switch {
+	case err != nil && *diff:
+		// Like diff(1): 2 is trouble, 1 is differences.
+		var ee *ExitError
+		if errors.As(err, &ee) {
+			return &ExitError{Code: ExitTrouble, Err: ee.Err}
+		}
+		return &ExitError{Code: ExitTrouble, Err: err}
+	case err != nil:
+		return err
+	case differs:
+		return &ExitError{Code: ExitFailure} // the differences are the output
+	}
+	return nil
+}
+
+// runLockWith does what runLock's flags ask and reports whether --diff
+// found differences.
+func runLockWith(ctx context.Context, c *common, stdout, stderr io.Writer, diff, approve, asJSON bool, names []string) (bool, error) {
 	if c.config == "" {
-		return errNoConfig
+		return false, errNoConfig
 	}
 	cfg, err := loadFleet(c)
 	if err != nil {
-		return err
+		return false, err
 	}
 	prev := cfg.Lock
-	if (*diff || *approve) && prev == nil {
-		return fmt.Errorf("no lock file at %s: run mcpfleet lock --config %s first", cfg.LockPath(), c.config)
+	if (diff || approve) && prev == nil {
+		return false, fmt.Errorf("no lock file at %s: run mcpfleet lock --config %s first", cfg.LockPath(), c.config)
 	}
 	// Every tool must be seen, the quarantined ones above all.
 	cfg.Pinning = config.PinningOff
 	mx, err := connectFleet(ctx, c, cfg, stderr)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer mx.Close()
 	rep := LockReport{Path: cfg.LockPath()}
 	var lock *config.Lock
 	switch {
-	case *diff:
+	case diff:
 		rep.Issues = mx.CheckLock(prev)
-		rep.Software = softwareChanges(mx, prev)
-	case *approve:
-		lock, err = mx.Approve(prev, fs.Args())
+		rep.Software = mx.SoftwareChanges(prev)
+	case approve:
+		lock, err = mx.Approve(prev, names)
 		if err != nil {
-			return err
+			return false, err
 		}
-		rep.Approved = fs.Args()
+		rep.Approved = names
 	default:
 		lock, rep.Drift = mx.Lock(prev)
 	}
 	if lock != nil {
 		if err := writeFileAtomic(rep.Path, lock.Marshal()); err != nil {
-			return err
+			return false, err
 		}
 		rep.Wrote = true
 		rep.Kinds = len(lock.Kinds)
@@ -98,24 +111,10 @@ func runLock(ctx context.Context, env []string, stdin io.Reader, stdout, stderr 
 			rep.Tools += len(lk.Tools)
 		}
 	}
-	return emit(stdout, *asJSON, rep, func(w io.Writer) { writeLock(w, rep) })
-}
-
-// softwareChanges compares each up server's serverInfo with its kind's
-// entry in the lock.
-func softwareChanges(mx *mcpfleet.Mux, lock *config.Lock) []SoftwareChange {
-	var out []SoftwareChange
-	for _, s := range mx.Status() {
-		lk, ok := lock.Kinds[s.Kind]
-		if !ok || s.State != mcpfleet.StateUp {
-			continue
-		}
-		locked := strings.TrimSpace(lk.Server.Name + " " + lk.Server.Version)
-		if locked != s.Software {
-			out = append(out, SoftwareChange{Kind: s.Kind, Server: s.Name, Locked: locked, Now: s.Software})
-		}
+	if err := emit(stdout, asJSON, rep, func(w io.Writer) { writeLock(w, rep) }); err != nil {
+		return false, err
 	}
-	return out
+	return diff && (len(rep.Issues) > 0 || len(rep.Software) > 0), nil
 }
 
 func writeLock(w io.Writer, r LockReport) {

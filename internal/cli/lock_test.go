@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -49,7 +50,7 @@ func TestLockCommand(t *testing.T) {
 	}
 	args := []string{"lock", "--diff", "--config", cfg}
 	r = run(t, nil, "", args...)
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "prometheus/"+victim+" on prometheus-a: changed (sha256 "+sum+")\n") ||
+	if r.code != 1 || !strings.HasPrefix(r.stdout, "prometheus/"+victim+" on prometheus-a: changed (sha256 "+sum+")\n") ||
 		strings.Count(r.stdout, "\n") != 2 || !strings.Contains(r.stdout, "was edited") {
 		t.Fatalf("diff after a one-character edit: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -85,7 +86,8 @@ func TestLockCommandErrors(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"diff without a lock", []string{"lock", "--diff", "--config", cfg}, 1, "no lock file at "},
+		{"diff without a lock", []string{"lock", "--diff", "--config", cfg}, 2, "no lock file at "},
+		{"diff without a config", []string{"lock", "--diff"}, 2, "--config"},
 		{"approve without tools", []string{"lock", "--approve", "--config", cfg}, 2, "--approve needs the tools"},
 		{"diff and approve", []string{"lock", "--diff", "--approve", "--config", cfg, "x"}, 2, "cannot be combined"},
 		{"stray argument", []string{"lock", "--config", cfg, "x"}, 2, "lock takes no arguments"},
@@ -96,5 +98,42 @@ func TestLockCommandErrors(t *testing.T) {
 				t.Errorf("exit %d, want %d; stderr %q, want it to say %q", r.code, tc.code, r.stderr, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestLockServerInfoAlone: a server whose software version differs from
+// the lock's, with every tool as locked, makes lock --diff exit 1 and
+// status report it, and quarantines nothing under enforce.
+func TestLockServerInfoAlone(t *testing.T) {
+	cfg := writeFleet(t, []fleetServer{stdFleet[5]}, "")
+	lockPath := filepath.Join(filepath.Dir(cfg), "fleet.lock")
+	if r := run(t, nil, "", "lock", "--config", cfg); r.code != 0 {
+		t.Fatalf("lock: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	data, err := os.ReadFile(lockPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := config.ParseLock(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk := lock.Kinds["prometheus"]
+	now := strings.TrimSpace(lk.Server.Name + " " + lk.Server.Version)
+	lk.Server.Version = "0.0.1-locked"
+	lock.Kinds["prometheus"] = lk
+	if err := os.WriteFile(lockPath, lock.Marshal(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	locked := lk.Server.Name + " 0.0.1-locked"
+	r := run(t, nil, "", "lock", "--diff", "--config", cfg)
+	if want := fmt.Sprintf("prometheus on prometheus-a: server software %q, locked %q\n", now, locked); r.code != 1 || r.stdout != want {
+		t.Fatalf("diff: exit %d, want 1\n%s%s\nwant stdout %q", r.code, r.stdout, r.stderr, want)
+	}
+	enforce := writeFleetIn(t, cfg, "fleet.yaml", "pinning: enforce\n")
+	r = run(t, nil, "", "status", "--config", enforce)
+	if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("prometheus-a: server software %q, locked %q (reported; it quarantines nothing)", now, locked)) ||
+		strings.Contains(r.stdout, "quarantined,") || strings.Contains(r.stdout, "pinning enforce") {
+		t.Fatalf("status under enforce: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -35,6 +35,11 @@ func runStatus(ctx context.Context, env []string, stdin io.Reader, stdout, stder
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", s.Name, s.Kind, s.State, s.Tools, s.Reconnects, s.LastError)
 		}
 		tw.Flush()
+		for _, s := range st {
+			if s.LockedSoftware != "" {
+				fmt.Fprintf(w, "\n%s: server software %q, locked %q (reported; it quarantines nothing)\n", s.Name, s.Software, s.LockedSoftware)
+			}
+		}
 		var pins []mcpfleet.PinIssue
 		quarantined := 0
 		for _, s := range st {

@@ -70,6 +70,10 @@ type definitionRules struct {
 type rulePattern struct {
 	rule Rule
 	re   *regexp.Regexp
+	// topic marks a rule that matches a mere mention ("system prompt",
+	// "private keys"): a finding of it is dropped when the tool is about
+	// that very thing (see [Subject]).
+	topic bool
 	// needles filter the text before the regexp runs, which costs about
 	// 50 µs on a long description: each group needs one of its strings
 	// in the text as folded by [foldNeedles]. They are the literals every match
@@ -123,9 +127,16 @@ func foldNeedles(s string) string {
 	return b.String()
 }
 
+// secretPath is a file of secrets, written as a path: the intent rules
+// flag it in any order to the reader, whatever its language.
+var secretPath = regexp.MustCompile(`(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials|kube|bash_history|datadog)\b|\.(?:npmrc|netrc|pgpass|git-credentials|aws/credentials|ssh/id_\w+|tfvars)\b|\bterraform\.tfstate\b|\bcredentials\.json\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b|\.git-credentials\b)[^\s'"\x60),]*`)
+
 func newDefinitionRules() definitionRules {
 	p := func(rule Rule, pattern string, needles [][]string) rulePattern {
 		return rulePattern{rule: rule, re: ci(pattern), needles: needles}
+	}
+	topic := func(rule Rule, pattern string, needles [][]string) rulePattern {
+		return rulePattern{rule: rule, re: ci(pattern), needles: needles, topic: true}
 	}
 	return definitionRules{
 		before: ci(`(?:\b(?:when|whenever|if|every\s+time|each\s+time|instead\s+of(?:\s+(?:using|calling))?|never\s+(?:use|call)|(?:don't|do\s+not)\s+(?:use|call)|(?:must|always|also|first|then)\s+(?:call|invoke|run|use)|whenever\s+you\s+(?:use|call))\s+(?:the\s+)?(?:\([\w-]+\)\s+)?[\x60'"]?)$`),
@@ -135,7 +146,7 @@ func newDefinitionRules() definitionRules {
 			p(RuleModelInstruction, `\b(?:ai\s+assistant|ai\s+model|ai\s+agent|assistant)\s*:`, [][]string{{"assistant", "ai "}, {":"}}),
 			p(RuleModelInstruction, `\b(?:the\s+)?(?:assistant|model|llm|ai(?:\s+(?:model|assistant|agent))?)\s+(?:must|should(?:\s+now)?|shall|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|also\s+|now\s+|first\s+|silently\s+)?(?:include|send|read|pass|add|append|forward|upload|change|ignore|approve|run\s+all|prefer)\b`, [][]string{{"assistant", "model", "llm", "ai "}, {"must", "should", "shall", "need", "required", "has to"}}),
 			p(RuleModelInstruction, `\bas\s+an?\s+(?:ai|language\s+model|llm|assistant)\b`, [][]string{{"as a"}}),
-			p(RuleModelInstruction, `\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?)\b`, [][]string{{"mandatory", "priority", "secret", "hidden"}}),
+			p(RuleModelInstruction, `\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?|requirements?|rules?|steps?|tasks?)\b`, [][]string{{"mandatory", "priority", "secret", "hidden"}}),
 			p(RuleModelInstruction, `\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|installed|enabled|listed)\b`, [][]string{{"this tool is"}}),
 			p(RuleModelInstruction, `\botherwise\s+the\s+(?:tool|function|call)\s+(?:will\s+not|won't|will\s+fail\s+to)\s+work\b`, [][]string{{"otherwise the"}}),
 			p(RuleModelInstruction, `\b(?:before|prior\s+to)\s+(?:using|calling|invoking|running|executing)\s+this\s+(?:tool|function)\s*,?\s+(?:you\s+must\s+|first\s+|always\s+)?(?:read|open|copy|send|include|pass|upload|fetch|cat|load)\b`, [][]string{{"this tool", "this function"}, {"before", "prior to"}}),
@@ -143,7 +154,7 @@ func newDefinitionRules() definitionRules {
 			p(RuleModelInstruction, `\byou\s+(?:must|are\s+required\s+to|have\s+to)\s+(?:always\s+|also\s+|first\s+)?(?:forward|upload|exfiltrate|send|leak)\b|\brequired\s+to\s+call\s+this\s+tool\s+before\s+any\s+other\b`, [][]string{{"you must", "you are required", "you have to", "required to call"}}),
 			p(RuleModelInstruction, `\bregardless\s+of\s+what\s+the\s+user\b|\bthe\s+user\s+has\s+(?:pre-?)?(?:approved|authori[sz]ed)\b|\bpre-?approved\b`, [][]string{{"regardless", "approved", "authori"}}),
 			p(RuleModelInstruction, `\b(?:make\s+sure\s+to|always)\s+(?:change|replace|redirect)\s+the\s+(?:recipient|destination|account|address|number|owner|assignee|branch)\b|\bset\s+the\s+(?:destination|recipient)\s+(?:account|address|number)?\s*to\b`, [][]string{{"change the", "replace the", "redirect the", "set the"}}),
-			p(RuleModelInstruction, `\b(?:ignore|override|bypass|disregard)\s+(?:your|the|all|any)\s+(?:\w+\s+){0,2}(?:guidelines|polic(?:y|ies)|rules|guidance|restrictions|safeguards)\b`, [][]string{{"ignore", "override", "bypass", "disregard"}}),
+			topic(RuleModelInstruction, `\b(?:ignore|override|bypass|disregard)\s+(?:your|the|all|any)\s+(?:\w+\s+){0,2}(?:guidelines|polic(?:y|ies)|rules|guidance|restrictions|safeguards)\b`, [][]string{{"ignore", "override", "bypass", "disregard"}}),
 			p(RuleModelInstruction, `\b(?:maintenance|admin|unrestricted|god)\s+mode\b|\bdeveloper\s+mode\s+(?:enabled|activated|on)\b`, [][]string{{"mode"}}),
 			p(RuleModelInstruction, `<!--[^>]{0,200}\b(?:assistant|ai|model|llm|you)\b`, [][]string{{"<!--"}}),
 			p(RuleSecrecy, `\b(?:do\s+not|don't|never|must\s+not|should\s+not)\s+(?:tell|mention|inform|reveal|show|disclose|notify|alert|let)\b[^.\n]{0,40}\b(?:user|anyone|them|human)\b`, [][]string{{"not", "don't", "never"}, {"user", "anyone", "them", "human"}}),
@@ -151,11 +162,15 @@ func newDefinitionRules() definitionRules {
 			p(RuleSecrecy, `\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+(?:the\s+)?(?:user|anyone|them)\b|\bwithout\s+asking\b`, [][]string{{"without"}}),
 			p(RuleSecrecy, `\b(?:hide|conceal|keep)\s+(?:this|it|these)\b[^.\n]{0,30}\b(?:from\s+(?:the\s+)?user|secret|hidden)\b`, [][]string{{"hide", "conceal", "keep"}}),
 			p(RuleSecrecy, `\bsilently\s+(?:add|send|include|call|forward|copy|upload|change|set|append|record)\b|\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b`, [][]string{{"silently", "must not", "should not"}}),
-			p(RuleSensitiveData, `\b(?:read|open|cat|copy|include|pass|send|upload|attach|contents?\s+of|load)\b[^.\n]{0,40}?(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b)[^\s'"\x60)]*`, [][]string{{"~/.", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/", "mcp.json", ".pgpass", ".netrc"}}),
-			p(RuleSensitiveData, `\b(?:contents?\s+of|read|open|cat)\s+(?:the\s+)?(?:\.env|env)\s+file\b|\.env\s+file\b|\baws\s+credentials\b|\bprivate\s+(?:ssh\s+)?keys?\b|\bkubectl\s+get\s+secrets\b`, [][]string{{"env file", "aws credentials", "private", "get secrets"}}),
-			p(RuleSensitiveData, `\bsystem\s+prompt\b|\b(?:chat|conversation|message)\s+history\b|\b(?:entire|full|whole|complete)\s+(?:chat|conversation)\b|\blast\s+(?:\w+\s+)?(?:user\s+)?messages\s+verbatim\b`, [][]string{{"prompt", "history", "chat", "conversation", "verbatim"}}),
+			topic(RuleSensitiveData, `\b(?:read|open|cat|copy|include|pass|send|upload|attach|contents?\s+of|load)\b[^.\n]{0,40}?(?:~/\.(?:ssh|aws|cursor|netrc|pgpass|gnupg|npmrc|docker|config/gh|git-credentials)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|\.pgpass\b|\.netrc\b)[^\s'"\x60)]*`, [][]string{{"~/.", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/", "mcp.json", ".pgpass", ".netrc"}}),
+			topic(RuleSensitiveData, `\b(?:contents?\s+of|read|open|cat)\s+(?:the\s+)?(?:\.env|env)\s+file\b|\.env\s+file\b|\baws\s+credentials\b|\bprivate\s+(?:ssh\s+)?keys?\b|\bkubectl\s+get\s+secrets\b`, [][]string{{"env file", "aws credentials", "private", "get secrets"}}),
+			topic(RuleSensitiveData, `\bsystem\s+prompt\b|\b(?:chat|conversation|message)\s+history\b|\b(?:entire|full|whole|complete)\s+(?:chat|conversation)\b|\blast\s+(?:\w+\s+)?(?:user\s+)?messages\s+verbatim\b`, [][]string{{"prompt", "history", "chat", "conversation", "verbatim"}}),
 			p(RuleSensitiveData, `\b(?:send|pass|include|forward|upload|append|add|copy|collect|record)\b[^.\n]{0,40}?\b(?:the\s+)?user'?s\s+(?:api\s+keys?|passwords?|credentials|tokens?|location(?:\s+history)?|phone\s+contacts|contacts|emails|private\s+\w+\s+keys?)\b`, [][]string{{"user"}, {"send", "pass", "include", "forward", "upload", "append", "add", "copy", "collect", "record"}}),
-			p(RuleExfiltration, `\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|exfiltrate|report|beacon|(?:get|post)\s+request)\b[^.\n]{0,80}?\b(?:to|at)\s+(?:https?://|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[\w.+-]+@[\w-]+\.[a-z])`, [][]string{{"send", "post", "upload", "forward", "transmit", "exfiltrate", "report", "beacon", "request"}, {"to ", "at "}}),
+			p(RuleExfiltration, `\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|exfiltrate|report|beacon|e-?mail|mail|share|(?:get|post)\s+request)\b[^.\n]{0,80}?\b(?:to|at|with)\s+(?:https?://|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[\w.+-]+@[\w-]+\.[a-z])`, [][]string{{"send", "post", "upload", "forward", "transmit", "exfiltrate", "report", "beacon", "mail", "share", "request"}, {"to ", "at ", "with "}}),
+			// Deleting a home or root directory tree: "rm -rf ~/projects".
+			p(RuleModelInstruction, `\brm\s+-(?:rf|fr|r|f)\s+(?:~|/|\$HOME)`, [][]string{{"rm "}}),
+			// A remote script piped into a shell: "curl … | bash".
+			p(RuleExfiltration, `\b(?:curl|wget)\s[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b`, [][]string{{"curl", "wget"}, {"|"}}),
 			p(RuleExfiltration, `\bhttps?://[^\s"'<>)]*\?[^\s"')]*=(?:\{[^}\n]{1,80}\}|<[^>\n]{1,80}>|\$\{?\w+)`, [][]string{{"http"}, {"?"}}),
 			p(RuleExfiltration, `\b(?:webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app)|requestbin|pipedream\.net|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site)|canarytokens)\b|\bhttps?://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`, [][]string{{"webhook.site", "ngrok", "requestbin", "pipedream.net", "burpcollaborator", "interact.sh", "oast.", "canarytokens", "http"}}),
 			p(RuleExfiltration, `\b(?:bcc|cc)\s+(?:a\s+copy\s+)?(?:of\s+)?[^.\n]{0,40}?\bto\s+[\w.+-]+@[\w-]+\.[a-z]|\b(?:send|forward)\s+a\s+copy\b`, [][]string{{"cc", "send a copy", "forward a copy"}}),
@@ -173,27 +188,68 @@ func (n *Neutralizer) shadows(s string, i, j int) bool {
 
 // Inspect returns the suspicious spans of one text of a tool definition:
 // a description, a parameter's description, an enum value. It reports
-// every span [Neutralizer.Defuse] would defuse, and also what the
-// definition rules find (see [Rule]). others are names of tools the text
-// has no business mentioning, the tools of other kinds: a definition
-// that names one is shadowing it. Findings are sorted by position and do
-// not overlap.
+// every span [Neutralizer.Defuse] would defuse, what the definition rules
+// find (see [Rule]), and what the intent rules find: clauses that give
+// the reader an order to hide something from the user, move data the tool
+// is not about, steer another tool, or override the user. others are
+// names of tools the text has no business mentioning, the tools of other
+// kinds: a definition that names one is shadowing it. The text's own first
+// sentence is taken as the tool's subject; [Neutralizer.InspectSubject]
+// takes it from the tool. Findings are sorted by position and do not
+// overlap.
 func (n *Neutralizer) Inspect(s string, others map[string]bool) []Finding {
-	return n.inspect(s, others, true)
+	return n.inspect(s, nil, others, true)
 }
 
-func (n *Neutralizer) inspect(s string, others map[string]bool, filter bool) []Finding {
+// Subject is what a tool is about: the words of its name and of the first
+// sentence of its description. A mention of its own subject is no
+// finding: a secret scanner may say "private keys", and a tool that sets
+// a system prompt may say "system prompt".
+type Subject struct{ words set }
+
+// SubjectOf returns the subject of a tool with this name and description.
+func SubjectOf(name, description string) Subject {
+	return Subject{words: subjectOf(name, description)}
+}
+
+// InspectSubject is [Neutralizer.Inspect] for a text of the tool whose
+// subject is sub: its description, or a parameter's description, which
+// says too little to tell the subject by itself.
+func (n *Neutralizer) InspectSubject(s string, sub Subject, others map[string]bool) []Finding {
+	return n.inspect(s, &sub, others, true)
+}
+
+// inspect is Inspect with the tool's subject, or with the text's own
+// first sentence as the subject when sub is nil.
+func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, filter bool) []Finding {
 	var out []Finding
 	add := func(rule Rule, start, end int) { out = append(out, finding(s, rule, start, end)) }
 	for _, sp := range n.find(s, nil) {
-		add(RuleInjection, sp.start, sp.end)
+		if sp.quoted || !mention(s, sp.start, sp.end) {
+			add(RuleInjection, sp.start, sp.end)
+		}
 	}
 	folded := foldNeedles(s)
+	cs := readClauses(s)
+	if sub == nil {
+		sub = &Subject{words: subjectOfClauses("", cs)}
+	}
 	for _, rp := range n.def.phrases {
 		if filter && !rp.passes(folded) {
 			continue
 		}
 		for _, loc := range rp.re.FindAllStringIndex(s, -1) {
+			if strings.HasSuffix(s[loc[0]:loc[1]], ".pub") {
+				continue // a public key is no secret
+			}
+			if rp.topic {
+				// A mention is no finding: only an order about the
+				// topic is, and not when the tool is about it.
+				c := clauseAt(cs, loc[0])
+				if c == nil || c.first || !c.addressed || c.negatedBefore(loc[0]) || sub.about(s[loc[0]:loc[1]]) {
+					continue
+				}
+			}
 			add(rp.rule, loc[0], loc[1])
 		}
 	}
@@ -202,7 +258,41 @@ func (n *Neutralizer) inspect(s string, others map[string]bool, filter bool) []F
 	if len(others) > 0 {
 		n.toolNames(s, others, add)
 	}
+	intent(s, cs, sub.words, add)
 	return merge(out)
+}
+
+// topicHeads are the nouns of a topic rule's match that a tool can be
+// about.
+var topicHeads = wPromptPromptsHistoryConversation
+
+// about reports whether a topic span names the subject: one of its head
+// nouns is a word of the subject.
+func (sub Subject) about(span string) bool {
+	for _, t := range tokens(span, 0, len(span)) {
+		if topicHeads[t.w] && (sub.words[t.w] || sub.words[strings.TrimSuffix(t.w, "s")]) {
+			return true
+		}
+	}
+	return false
+}
+
+// mention reports whether an injection phrase at s[start:end] is talked
+// about rather than said: quoted ('ignore previous instructions'), or a
+// noun after an article or a preposition ("matched by ignore rules").
+// Tags and tokens are never mentions: they act wherever they stand.
+func mention(s string, start, end int) bool {
+	if start >= len(s) {
+		return false
+	}
+	if isLetter(s[start]) && quoted(s, start, end) {
+		return true
+	}
+	ws := tokens(s, max(0, start-24), start)
+	if len(ws) > 0 && wLikeAsGEg[ws[len(ws)-1].w] {
+		return true // "role tags like <system>", "e.g. 'ignore …'"
+	}
+	return isLetter(s[start]) && len(ws) > 0 && ws[len(ws)-1].end == start-1 && nounMarkers[ws[len(ws)-1].w]
 }
 
 func finding(s string, rule Rule, start, end int) Finding {

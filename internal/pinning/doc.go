@@ -1,8 +1,8 @@
 // Package pinning fingerprints MCP tool definitions, so that a definition
 // a server changes after it was reviewed (a "rug pull") is noticed.
 //
-// A tool's pinned definition is its name, description, inputSchema,
-// outputSchema and annotations. [Canonical] writes them as canonical JSON:
+// A tool's pinned definition is its name, title, description,
+// inputSchema, outputSchema, annotations and _meta. [Canonical] writes them as canonical JSON:
 // object keys sorted at every depth, no insignificant whitespace, numbers
 // as written, HTML characters unescaped, empty parts left out. [Hash] is
 // the hex SHA-256 of that text, so two definitions that differ only in key

@@ -14,18 +14,30 @@ import (
 
 // Fields are the parts of a tool that are pinned, in the order [Diff]
 // reports them.
-var fields = [...]string{"name", "description", "inputSchema", "outputSchema", "annotations"}
+var fields = [...]string{"name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta"}
 
 // Fields returns the names of the pinned parts of a tool definition.
 func Fields() []string { return slices.Clone(fields[:]) }
 
 // Canonical returns the pinned part of t as canonical JSON. The input
 // schema is t.RawInputSchema when set, else t.InputSchema; the output
-// schema likewise. An absent or empty output schema and empty annotations
-// are left out, so a server that starts sending "annotations": {} does not
-// change the hash.
+// schema likewise. An absent or empty output schema, empty annotations,
+// an empty title and an empty _meta are left out, so a server that
+// starts sending "annotations": {} does not change the hash, and a lock
+// written before title and _meta were pinned still holds for every tool
+// that has neither.
 func Canonical(t mcp.Tool) []byte {
 	m := map[string]any{"name": t.Name, "description": t.Description}
+	if t.Title != "" {
+		m["title"] = t.Title
+	}
+	if t.Meta != nil {
+		if b, err := json.Marshal(t.Meta); err == nil {
+			if v := decode(b); !empty(v) {
+				m["_meta"] = v
+			}
+		}
+	}
 	in := t.RawInputSchema
 	if len(in) == 0 {
 		b, err := json.Marshal(t.InputSchema)

@@ -43,12 +43,25 @@ func TestHashSeesEveryPinnedField(t *testing.T) {
 	c = base
 	c.Annotations.ReadOnlyHint = mcp.ToBoolPtr(true)
 	changed["annotations"] = c
+	c = base
+	c.Title = "Search"
+	changed["title"] = c
+	c = base
+	c.Meta = mcp.NewMetaFromMap(map[string]any{"vendor/x": "y"})
+	changed["_meta"] = c
 	for name, tt := range changed {
 		if pinning.Hash(tt) == h {
 			t.Errorf("%s: a change did not change the hash", name)
 		}
 	}
-	// Empty annotations and an empty output schema are absent.
+	// Empty annotations, an empty output schema and an empty _meta are
+	// absent: a lock written before title and _meta were pinned holds
+	// for a tool that has neither.
+	c = base
+	c.Meta = mcp.NewMetaFromMap(map[string]any{})
+	if pinning.Hash(c) != h {
+		t.Errorf("an empty _meta changed the hash")
+	}
 	c = base
 	c.RawOutputSchema = json.RawMessage(`{}`)
 	if pinning.Hash(c) != h {
@@ -86,5 +99,22 @@ func TestDiffFieldByField(t *testing.T) {
 	}
 	if d := pinning.Diff(old, old); len(d) != 0 {
 		t.Fatalf("Diff of equal definitions = %v", d)
+	}
+}
+
+// TestDiffNamesTitleAndMeta: a title or _meta that a server starts
+// sending shows in the diff by its own path, next to the description.
+func TestDiffNamesTitleAndMeta(t *testing.T) {
+	old := tool(`{"type":"object"}`)
+	nt := old
+	nt.Title = "Search everything"
+	nt.Meta = mcp.NewMetaFromMap(map[string]any{"ui": map[string]any{"hint": "call me first"}})
+	got := pinning.Diff(pinning.Canonical(old), pinning.Canonical(nt))
+	want := []pinning.Change{
+		{Path: "/title", New: `"Search everything"`},
+		{Path: "/_meta", New: `{"ui":{"hint":"call me first"}}`},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("Diff (-want +got):\n%s", d)
 	}
 }

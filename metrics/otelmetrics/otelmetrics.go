@@ -24,6 +24,11 @@ const (
 	KeyTransformer = "mcpfleet.transformer"
 	// KeyState is a server's connection state (up, down, connecting).
 	KeyState = "mcpfleet.state"
+	// KeyProblem is a pinning problem: changed, unlocked or poisoned.
+	KeyProblem = "mcpfleet.pin.problem"
+	// KeyQuarantined is true when a flagged tool was quarantined
+	// (pinning: enforce), false when it stays listed (warn).
+	KeyQuarantined = "mcpfleet.pin.quarantined"
 )
 
 // Semantic-convention keys (v1.41.0) on the MCP operation histograms.
@@ -61,6 +66,7 @@ type Metrics struct {
 	defused    metric.Int64Counter
 	reconnects metric.Int64Counter
 	cache      metric.Int64Counter
+	pins       metric.Int64Counter
 }
 
 var _ mcpfleet.Metrics = (*Metrics)(nil)
@@ -80,7 +86,7 @@ func New(cfg Config) (*Metrics, error) {
 	}
 	m := cfg.MeterProvider.Meter("github.com/mcpfleet/mcpfleet")
 	out := Metrics{meter: m}
-	var errs [13]error
+	var errs [14]error
 	out.calls, errs[0] = m.Int64Counter("mcpfleet.calls", metric.WithDescription("Tool calls by server, tool and outcome."), metric.WithUnit("{call}"))
 	out.duration, errs[1] = m.Float64Histogram("mcpfleet.call.duration", metric.WithDescription("Tool call duration, gates included."),
 		metric.WithUnit("s"), metric.WithExplicitBucketBoundaries(buckets...))
@@ -94,6 +100,7 @@ func New(cfg Config) (*Metrics, error) {
 	out.server, errs[9] = mcpconv.NewServerOperationDuration(m, metric.WithExplicitBucketBoundaries(buckets...))
 	out.active, errs[10] = m.Int64UpDownCounter("mcpfleet.gateway.requests.active", metric.WithDescription("Gateway requests being served now."), metric.WithUnit("{request}"))
 	out.cache, errs[11] = m.Int64Counter("mcpfleet.cache", metric.WithDescription("Calls the response cache covers, by how it answered: hit, shared or miss."), metric.WithUnit("{call}"))
+	out.pins, errs[12] = m.Int64Counter("mcpfleet.pin.flagged", metric.WithDescription("Tool definitions that failed a pinning check at list time, by problem; quarantined under enforce, listed under warn."), metric.WithUnit("{definition}"))
 	if err := errors.Join(errs[:]...); err != nil {
 		return nil, err
 	}
@@ -212,6 +219,16 @@ func (m *Metrics) Defused(ctx context.Context, c *mcpfleet.Call, n int) {
 // Reconnected counts a server coming back.
 func (m *Metrics) Reconnected(ctx context.Context, server string) {
 	m.reconnects.Add(context.WithoutCancel(ctx), 1, metric.WithAttributes(attribute.String(KeyServer, server)))
+}
+
+// PinFlagged counts a definition that failed a pinning check, once per
+// problem it has.
+func (m *Metrics) PinFlagged(ctx context.Context, is mcpfleet.PinIssue) {
+	ctx = context.WithoutCancel(ctx)
+	for _, p := range is.Problems {
+		m.pins.Add(ctx, 1, metric.WithAttributes(attribute.String(KeyServer, is.Server), attribute.String(KeyKind, is.Kind),
+			attribute.String(KeyTool, is.Tool), attribute.String(KeyProblem, p), attribute.Bool(KeyQuarantined, is.Quarantined)))
+	}
 }
 
 // Cached counts a call the response cache covered, by how it answered.

@@ -3,6 +3,7 @@ package otelmetrics_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"testing"
 	"time"
 
@@ -166,4 +167,34 @@ func TestCached(t *testing.T) {
 	if diff := cmp.Diff(map[string]int64{"echo/miss": 1, "echo/hit": 1}, got); diff != "" {
 		t.Errorf("mcpfleet.cache (-want +got):\n%s", diff)
 	}
+}
+
+// TestPinFlagged counts a flagged definition once per problem, with
+// whether it was quarantined.
+func TestPinFlagged(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	om, err := otelmetrics.New(otelmetrics.Config{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	om.PinFlagged(t.Context(), mcpfleet.PinIssue{Server: "crm-1", Kind: "crm", Tool: "lookup",
+		Problems: []string{mcpfleet.PinChanged, mcpfleet.PinPoisoned}})
+	var rm metricdata.ResourceMetrics
+	_ = reader.Collect(context.Background(), &rm)
+	for _, m := range rm.ScopeMetrics[0].Metrics {
+		if m.Name != "mcpfleet.pin.flagged" {
+			continue
+		}
+		got := map[string]int64{}
+		for _, dp := range m.Data.(metricdata.Sum[int64]).DataPoints {
+			p, _ := dp.Attributes.Value(otelmetrics.KeyProblem)
+			q, _ := dp.Attributes.Value(otelmetrics.KeyQuarantined)
+			got[p.Emit()+"/"+q.Emit()] += dp.Value
+		}
+		if want := map[string]int64{"changed/false": 1, "poisoned/false": 1}; !maps.Equal(got, want) {
+			t.Errorf("mcpfleet.pin.flagged = %v, want %v", got, want)
+		}
+		return
+	}
+	t.Error("no mcpfleet.pin.flagged instrument")
 }
