@@ -239,6 +239,12 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// first run (2026-12-02) caught 34 of 50 and flagged 7 of 50; the
 	// intent rules were then tuned on it, so it is seen data now.
 	"blind": {caught: 50, flagged: 0},
+	// blind2: 80 poisoned and 80 tricky clean descriptions, written blind
+	// on 2026-12-02 by a writer who saw only the fixtures, sealed, and run
+	// once after the intent rules were merged: caught 58 of 80 (72%),
+	// flagged 3 of 80 (4%). The detector before the intent rules scored
+	// 38 of 80 and 12 of 80 on it. Seen data from that run on.
+	"blind2": {caught: 58, flagged: 3},
 	// dev: written by the author of the intent rules after the first
 	// draft; that draft caught 25 of 40 and flagged 6 of 40, and the
 	// rules were then tuned on it.
