@@ -279,8 +279,14 @@ func primaryKind(q tuning.Query) string {
 // loadUnseen reads the sealed blind requests for the new kinds, nil if
 // absent.
 func loadUnseen(tb testing.TB) []tuning.Query {
+	return loadSealed(tb, "unseen/unseen-*.jsonl")
+}
+
+// loadSealed reads the request files matching pattern under
+// ../testdata/sealed, nil if there are none.
+func loadSealed(tb testing.TB, pattern string) []tuning.Query {
 	tb.Helper()
-	files, _ := filepath.Glob("../testdata/sealed/unseen/unseen-*.jsonl")
+	files, _ := filepath.Glob(filepath.Join("../testdata/sealed", pattern))
 	var out []tuning.Query
 	for _, p := range files {
 		f, err := os.Open(p)
@@ -390,7 +396,12 @@ func TestEvalSearch(t *testing.T) {
 	for _, set := range []struct {
 		name string
 		qs   []tuning.Query
-	}{{"house requests (9 kinds)", loadQueries(t)}, {"unseen kinds (sealed blind requests)", loadUnseen(t)}} {
+	}{
+		{"house requests (9 kinds)", loadQueries(t)},
+		{"unseen kinds (blind requests, run once on 2026-12-01)", loadUnseen(t)},
+		{"unseen kinds, second blind set (run once on 2026-12-02)", loadSealed(t, "unseen2/unseen2-*.jsonl")},
+		{"house holdout34-36 (blind, run once on 2026-12-02)", loadSealed(t, "holdout3[4-6].jsonl")},
+	} {
 		if len(set.qs) == 0 {
 			continue
 		}
