@@ -25,11 +25,26 @@ const (
 	ReasonOverloaded       Reason = "overloaded"
 	ReasonCircuitOpen      Reason = "circuit_open"
 	ReasonNotPermitted     Reason = "not_permitted"
+	// ReasonNotLoaded: a session's gate: the tool exists but loadTools
+	// has not loaded it (catalog.Session.AllowContext).
+	ReasonNotLoaded Reason = "not_loaded"
+	// ReasonNotInSession: a session's gate: the tool exists but the
+	// session has no way to load it.
+	ReasonNotInSession Reason = "not_in_session"
 	// ReasonQuarantined: pinning: enforce keeps the tool from use, since
 	// its definition differs from the lock, is not in it, or reads as
 	// poisoned.
 	ReasonQuarantined Reason = "quarantined"
 )
+
+// A gateRefusal is a refusal by a gate that runs outside the Mux, the
+// catalog's (catalog.GateError from Session.AllowContext or
+// Catalog.Permit), whose reason is one of the Reasons above. Classify
+// reads it, so callers of those gates map no reason by hand.
+type gateRefusal interface {
+	error
+	RejectReason() string
+}
 
 // ErrRejected matches every *RejectError through errors.Is.
 var ErrRejected = errors.New("mcpfleet: call rejected")

@@ -165,7 +165,7 @@ func stageOf(r Reason) string {
 		return "validate"
 	case ReasonHookRejected:
 		return "before_hook"
-	case ReasonNotPermitted:
+	case ReasonNotPermitted, ReasonNotLoaded, ReasonNotInSession:
 		return "permissions"
 	}
 	return "unknown"
