@@ -277,6 +277,16 @@ func StartServerSpan(ctx context.Context, tp trace.TracerProvider, req mcp.CallT
 			keyGenAIOperation.String("execute_tool")))
 }
 
+// StartMethodSpan starts the server span of one MCP request other than a
+// tools/call (StartServerSpan makes those): named for the method
+// ("tools/list", "initialize"), kind server, with mcp.method.name. The
+// gateway opens one for every request it serves. End the span when the
+// request is answered.
+func StartMethodSpan(ctx context.Context, tp trace.TracerProvider, method string) (context.Context, trace.Span) {
+	return tp.Tracer(Instrumentation).Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer),
+		trace.WithAttributes(keyMCPMethod.String(method)))
+}
+
 // ErrorType is the semconv error.type attribute, for spans of servers
 // built around the Mux.
 func ErrorType(v string) attribute.KeyValue { return keyErrorType.String(v) }

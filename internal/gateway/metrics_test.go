@@ -34,6 +34,9 @@ func TestServerSpan(t *testing.T) {
 	ids := map[trace.SpanID]string{}
 	for _, s := range rec.Ended() {
 		ids[s.SpanContext().SpanID()] = s.Name() + "/" + s.SpanKind().String()
+		if s.Name() == "server/discover" {
+			continue // connect's handshake, before the caller's trace began
+		}
 		if s.SpanContext().TraceID() != caller.SpanContext().TraceID() {
 			t.Errorf("span %s is in trace %s, want the caller's %s", s.Name(), s.SpanContext().TraceID(), caller.SpanContext().TraceID())
 		}
