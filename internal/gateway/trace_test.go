@@ -37,13 +37,7 @@ func TestServerSpansOTLP(t *testing.T) {
 	if _, err := c.ListTools(t.Context(), list); err != nil {
 		t.Fatal(err)
 	}
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "callTool"
-	req.Params.Arguments = map[string]any{"server": "misc", "tool": "echo", "arguments": map[string]any{"text": "a"}}
-	req.Params.Meta = mcpfleet.InjectTraceContext(ctx, nil)
-	if _, err := c.CallTool(t.Context(), req); err != nil {
-		t.Fatal(err)
-	}
+	tracedEcho(t, c, ctx)
 	if _, err := c.ListPrompts(t.Context(), mcp.ListPromptsRequest{}); err == nil {
 		t.Fatal("prompts/list answered; the gateway serves no prompts")
 	}
