@@ -91,7 +91,8 @@ func (r *Result) Text() string {
 
 // Classify is the one classification of a call's outcome, as CallTool
 // reports it to AfterFuncs and Metrics: the status, and for a call
-// stopped by a gate, its reason. res and err are what CallTool returned.
+// stopped by a gate, its reason. res and err are what CallTool returned,
+// or err is a refusal by the catalog's gates (catalog.GateError).
 // Adapters and the gateway use it rather than re-deriving the outcome.
 func Classify(res *Result, err error) (Status, Reason) {
 	if err == nil { // the usual case: no error chain to search
@@ -105,12 +106,15 @@ func Classify(res *Result, err error) (Status, Reason) {
 	}
 	var rej *RejectError
 	var up *UpstreamError
+	var gate gateRefusal
 	switch {
 	case errors.As(err, &rej):
 		if rej.Reason == ReasonServerDown || rej.Reason == ReasonCircuitOpen {
 			return StatusDown, rej.Reason
 		}
 		return StatusRejected, rej.Reason
+	case errors.As(err, &gate):
+		return StatusRejected, Reason(gate.RejectReason())
 	case errors.As(err, &up):
 		if up.Timeout {
 			return StatusTimeout, ""

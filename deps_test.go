@@ -55,6 +55,13 @@ func TestDependencies(t *testing.T) {
 			case imp == mod+"/adapters/eino" && (pkg == "internal/gateway" || pkg == "catalog"):
 				// Reading a fleet file's catalog settings is catalog.FromFleet.
 				t.Errorf("%s imports the eino adapter; it needs no agent framework", path)
+			case (imp == mod+"/adapters/eino/openai" || strings.HasPrefix(imp, "github.com/cloudwego/eino-ext/components/model/")) &&
+				(pkg == "adapters/eino" || pkg == "internal/gateway" || pkg == "catalog"):
+				// The tool adapter translates tools; a program picks its model
+				// and embedder clients from adapters/eino/openai.
+				t.Errorf("%s imports %s; the model and embedder clients stay in adapters/eino/openai", path, imp)
+			case pkg == "adapters/eino/openai" && imp == mod+"/adapters/eino":
+				t.Errorf("%s imports the tool adapter; the clients need none of it", path)
 			case strings.HasPrefix(imp, "github.com/cloudwego/eino") && !allowed(pkg, einoOK):
 				t.Errorf("%s imports eino (%s); only the agent layers may", path, imp)
 			case strings.HasPrefix(imp, "github.com/redis/go-redis/") && !strings.HasPrefix(pkg, "stores/"):

@@ -6,31 +6,6 @@ import (
 	"strings"
 )
 
-// Reason says why a call was stopped before or instead of reaching its
-// server. Reasons are stable strings: metrics and models key on them.
-type Reason string
-
-// The reasons a call can be rejected. Steps 1–5 of the pipeline never reach
-// the server; the others are decided by mcpfleet's own gates.
-const (
-	ReasonUnknownServer    Reason = "unknown_server"
-	ReasonUnknownTool      Reason = "unknown_tool"
-	ReasonServerDown       Reason = "server_down"
-	ReasonToolUnusable     Reason = "tool_unusable"
-	ReasonInvalidJSON      Reason = "invalid_json"
-	ReasonTransformFailed  Reason = "transform_failed"
-	ReasonPlaceholder      Reason = "placeholder"
-	ReasonInvalidArguments Reason = "invalid_arguments"
-	ReasonHookRejected     Reason = "hook_rejected"
-	ReasonOverloaded       Reason = "overloaded"
-	ReasonCircuitOpen      Reason = "circuit_open"
-	ReasonNotPermitted     Reason = "not_permitted"
-	// ReasonQuarantined: pinning: enforce keeps the tool from use, since
-	// its definition differs from the lock, is not in it, or reads as
-	// poisoned.
-	ReasonQuarantined Reason = "quarantined"
-)
-
 // ErrRejected matches every *RejectError through errors.Is.
 var ErrRejected = errors.New("mcpfleet: call rejected")
 

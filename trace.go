@@ -177,7 +177,7 @@ func stageOf(r Reason) string {
 		return "validate"
 	case ReasonHookRejected:
 		return "before_hook"
-	case ReasonNotPermitted:
+	case ReasonNotPermitted, ReasonNotLoaded, ReasonNotInSession:
 		return "permissions"
 	}
 	return "unknown"
@@ -296,6 +296,16 @@ func StartServerSpan(ctx context.Context, tp trace.TracerProvider, req mcp.CallT
 	return tp.Tracer(Instrumentation).Start(ctx, "tools/call "+req.Params.Name, trace.WithSpanKind(trace.SpanKindServer),
 		trace.WithAttributes(keyMCPMethod.String("tools/call"), keyGenAITool.String(req.Params.Name),
 			keyGenAIOperation.String("execute_tool")))
+}
+
+// StartMethodSpan starts the server span of one MCP request other than a
+// tools/call (StartServerSpan makes those): named for the method
+// ("tools/list", "initialize"), kind server, with mcp.method.name. The
+// gateway opens one for every request it serves. End the span when the
+// request is answered.
+func StartMethodSpan(ctx context.Context, tp trace.TracerProvider, method string) (context.Context, trace.Span) {
+	return tp.Tracer(Instrumentation).Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer),
+		trace.WithAttributes(keyMCPMethod.String(method)))
 }
 
 // ErrorType is the semconv error.type attribute, for spans of servers

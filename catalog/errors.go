@@ -68,7 +68,10 @@ func (e *LoadError) Error() string {
 	return loadErrorText(lines)
 }
 
-// Reasons the execution gate refuses a call.
+// Reasons the gates refuse a call. They are spelled as the mcpfleet.Reason
+// of the same name (the catalog does not import the root), so that metrics,
+// records and spans key on one vocabulary; mcpfleet.Classify reads them
+// from a GateError.
 const (
 	// ReasonUnknown: no such tool on that server for this session's scopes.
 	ReasonUnknown = "unknown_tool"
@@ -77,6 +80,9 @@ const (
 	// ReasonNotInSession: the tool exists but this session (mode off) has
 	// no way to load it.
 	ReasonNotInSession = "not_in_session"
+	// ReasonNotPermitted: the caller's scopes do not grant the tool
+	// (Catalog.Permit only).
+	ReasonNotPermitted = "not_permitted"
 )
 
 // GateError is the execution gate's refusal. Its text is written for the
@@ -93,6 +99,17 @@ type GateError struct {
 	// MetaTools records whether the session offers loadTools/searchTools,
 	// which decides what the text suggests.
 	MetaTools bool
+	// Needs are the scopes the tool requires (ReasonNotPermitted only).
+	Needs []string
 }
 
+// Error is the refusal on one line; it reads as ModelText does.
 func (e *GateError) Error() string { return gateText(e) }
+
+// ModelText is the refusal as a model reads it: what is wrong and what to
+// call instead. It is pinned by testdata/errors.golden.
+func (e *GateError) ModelText() string { return gateText(e) }
+
+// RejectReason is the reason in mcpfleet's vocabulary, for
+// mcpfleet.Classify.
+func (e *GateError) RejectReason() string { return e.Reason }

@@ -65,8 +65,14 @@ func loadErrorText(problems []string) string {
 	return fmt.Sprintf("loadTools: %d names failed:\n- %s", len(problems), strings.Join(problems, "\n- "))
 }
 
+// gateText words a GateError. The not_permitted text is the one
+// mcpfleet.RejectError.ModelText gives that reason, word for word (pinned
+// by the root's TestGateReasons), since the gateway shows both.
 func gateText(e *GateError) string {
 	switch {
+	case e.Reason == ReasonNotPermitted:
+		return fmt.Sprintf("call to %s.%s rejected (%s): the caller is not permitted to use this tool.\n- at tool: It needs scope %s.\nDo not retry; use a tool you are permitted to use.",
+			e.Server, e.Tool, e.Reason, strings.Join(e.Needs, ", "))
 	case e.Reason == ReasonNotLoaded && e.KindName != "":
 		return fmt.Sprintf("tool %s is not loaded on server %s: call loadTools with [%q] (or %q for every %s server), then call it on your next step",
 			e.Tool, e.Server, e.Server+"."+e.Tool, e.KindName, e.Kind)

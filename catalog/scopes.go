@@ -66,3 +66,21 @@ func defaultScopes(a mcp.ToolAnnotation) []string {
 	}
 	return []string{ScopeWrite}
 }
+
+// Permit is the scope gate for a caller with no session (the gateway):
+// nil if scopes grant what server's tool requires, else a *GateError with
+// ReasonNotPermitted naming the scopes it needs. A pair the catalog does
+// not know passes: the Mux refuses it with its own reason. A Session's
+// gate (Session.AllowContext) checks scopes itself, and hides a tool the
+// scopes do not permit as unknown.
+func (c *Catalog) Permit(server, tool string, scopes []string) error {
+	kind, ok := c.serverKind[server]
+	if !ok {
+		return nil
+	}
+	e, ok := c.Lookup(kind, tool)
+	if !ok || !slices.Contains(e.Servers, server) || Permitted(e, scopes) {
+		return nil
+	}
+	return &GateError{Server: server, Tool: tool, Kind: kind, Reason: ReasonNotPermitted, Needs: slices.Clone(e.Scopes)}
+}

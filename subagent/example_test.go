@@ -29,7 +29,7 @@ func exampleMux(ctx context.Context) *mcpfleet.Mux {
 
 // A subagent over one server: its tools are active, the rest of the fleet is
 // one loadTools away. The model here is scripted; use
-// adapters/eino.ModelFromEnv for a real one.
+// adapters/eino/openai.ModelFromEnv for a real one.
 func Example_subagent() {
 	ctx := context.Background()
 	mx := exampleMux(ctx)

@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/schema"
 
+	"github.com/mcpfleet/mcpfleet"
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 )
 
@@ -106,8 +107,9 @@ func (m *middleware) gate(ctx context.Context, name string, t *mcpeino.Tool, arg
 	}
 	if err := m.sa.sess.AllowContext(ctx, server, t.Spec().Tool); err != nil {
 		text := gateRefusal(err)
+		_, reason := mcpfleet.Classify(nil, err)
 		m.sa.record(ctx, mcpeino.CallRecord{Name: name, Server: server, Tool: t.Spec().Tool,
-			Args: []byte(args), Status: mcpeino.StatusRejected, Detail: "not_active", Text: text})
+			Args: []byte(args), Status: mcpeino.StatusRejected, Detail: string(reason), Text: text})
 		return args, text, true
 	}
 	return args, "", false

@@ -1,12 +1,14 @@
 package subagent_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cloudwego/eino/schema"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/subagent"
@@ -60,7 +62,8 @@ func TestMultimodalImage(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := hits["k8s-2"].Load()
-			if _, err := sa.Run(t.Context(), "show the image"); err != nil {
+			rep, err := sa.Run(t.Context(), "show the image")
+			if err != nil {
 				t.Fatal(err)
 			}
 			msgs := m.Calls()[1].Messages
@@ -99,6 +102,16 @@ func TestMultimodalImage(t *testing.T) {
 			}
 			if n := hits["k8s-2"].Load() - before; n != 0 {
 				t.Errorf("k8s-2 hit %d times through the gate", n)
+			}
+			// The gate's record carries its reason in the one vocabulary.
+			var gated []string
+			for _, c := range rep.Calls {
+				if c.Server == "k8s-2" {
+					gated = append(gated, c.Status+"/"+c.Detail)
+				}
+			}
+			if want := []string{"rejected/" + string(mcpfleet.ReasonNotLoaded)}; !slices.Equal(gated, want) {
+				t.Errorf("gate records = %q, want %q", gated, want)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package subagent
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -105,7 +106,15 @@ func toolLimitText(held, asked int) string {
 		held, asked, MaxTools, max(0, MaxTools-held))
 }
 
-func gateRefusal(err error) string { return "REJECTED (the server was not called): " + err.Error() }
+// gateRefusal words a refusal by the session's gate: the gate's own model
+// text, after the marker every refusal the model reads starts with.
+func gateRefusal(err error) string {
+	var ge *catalog.GateError
+	if errors.As(err, &ge) {
+		return "REJECTED (the server was not called): " + ge.ModelText()
+	}
+	return "REJECTED (the server was not called): " + err.Error()
+}
 
 // danglingText answers, in history, a tool call whose run ended before it returned.
 func danglingText(name string) string {

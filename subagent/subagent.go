@@ -42,7 +42,7 @@ type Config struct {
 	// Servers is the slice whose full tools the subagent holds: 1..MaxServers
 	// known servers with at least one permitted tool.
 	Servers []string
-	// Model drives the agent. Required (see adapters/eino.ModelFromEnv).
+	// Model drives the agent. Required (see adapters/eino/openai.ModelFromEnv).
 	Model model.ToolCallingChatModel
 	// Scopes limit the tools (catalog scopes: "read", "write", "*"). Nil means
 	// the scopes in ctx (catalog.WithScopes), else read-only.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	eino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
@@ -15,14 +16,14 @@ import (
 // scripts/embed-use-lite for the one measured in docs/search.md). It asserts
 // nothing of quality: an embedding model's worth is what it measures.
 func TestEvalHybrid(t *testing.T) {
-	ec, err := eino.EmbedderConfigFromEnv(os.Getenv)
+	ec, err := openai.EmbedderConfigFromEnv(os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ec.Model == "" {
 		t.Skip("set MCPFLEET_EMBED_MODEL (and MCPFLEET_EMBED_BASE_URL) to measure hybrid search")
 	}
-	e, err := eino.NewOpenAIEmbedder(ec)
+	e, err := openai.NewEmbedder(ec)
 	if err != nil {
 		t.Fatal(err)
 	}

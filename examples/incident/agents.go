@@ -10,7 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/model"
 
 	"github.com/mcpfleet/mcpfleet"
-	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/examples/incident/planner"
 	"github.com/mcpfleet/mcpfleet/orchestrator"
@@ -21,13 +21,13 @@ import (
 // OpenAI-compatible model when MCPFLEET_MODEL is set, else the offline
 // planner.
 func chooseModel(ctx context.Context) (model.ToolCallingChatModel, string, error) {
-	m, err := mcpeino.ModelFromEnv(ctx)
-	var missing *mcpeino.MissingEnvError
+	m, err := openai.ModelFromEnv(ctx)
+	var missing *openai.MissingEnvError
 	switch {
 	case err == nil:
-		c, _ := mcpeino.ModelConfigFromEnv(nil)
+		c, _ := openai.ModelConfigFromEnv(nil)
 		return m, c.Model + " at " + c.BaseURL, nil
-	case errors.As(err, &missing) && slices.Contains(missing.Vars, mcpeino.EnvModel):
+	case errors.As(err, &missing) && slices.Contains(missing.Vars, openai.EnvModel):
 		return planner.New(), planner.Name, nil
 	default:
 		return nil, "", err

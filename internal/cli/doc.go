@@ -28,7 +28,7 @@
 //
 // search, eval-search and serve fuse embeddings into search when the
 // command's environment (Run's env, never the process's) sets
-// MCPFLEET_EMBED_MODEL; see adapters/eino EmbedderConfigFromEnv for the
+// MCPFLEET_EMBED_MODEL; see adapters/eino/openai EmbedderConfigFromEnv for the
 // other variables. A set model without an endpoint fails the command. A
 // failing endpoint is a warning and search goes on with BM25: the one-shot
 // commands stop asking after the first failure, so a dead endpoint costs

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	eino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 	"github.com/mcpfleet/mcpfleet/catalog"
 )
 
@@ -26,20 +27,20 @@ import (
 // the entries whose text changed; a one-shot command builds one catalog
 // and would only fill the cache.
 func hybridConfig(cfg *catalog.Config, env []string, oneShot bool, warn func(error)) error {
-	ec, err := eino.EmbedderConfigFromEnv(func(k string) string { return lookupEnv(env, k) })
+	ec, err := openai.EmbedderConfigFromEnv(func(k string) string { return lookupEnv(env, k) })
 	if err != nil {
-		return fmt.Errorf("hybrid search (%s is set): %w", eino.EnvEmbedModel, err)
+		return fmt.Errorf("hybrid search (%s is set): %w", openai.EnvEmbedModel, err)
 	}
 	if ec.Model == "" {
 		return nil
 	}
-	e, err := eino.NewOpenAIEmbedder(ec)
+	e, err := openai.NewEmbedder(ec)
 	if err != nil {
 		return fmt.Errorf("hybrid search: %w", err)
 	}
 	cfg.Embedder = eino.CatalogEmbedder(e)
 	if !oneShot {
-		cfg.Embedder = eino.CatalogEmbedder(eino.NewEmbedCache(e, 0))
+		cfg.Embedder = eino.CatalogEmbedder(openai.NewEmbedCache(e, 0))
 	}
 	cfg.EmbedQueryPrefix, cfg.EmbedDocPrefix = ec.QueryPrefix, ec.DocPrefix
 	cfg.OnEmbedError = warn

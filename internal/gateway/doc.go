@@ -88,9 +88,11 @@
 //
 // # Traces
 //
-// With a Mux built WithTracerProvider, every request is a server span
-// "tools/call <gateway tool>", a child of the W3C trace context the client
-// sent in the request's _meta, and the Mux's spans are its children.
+// With a Mux built WithTracerProvider, every request is a server span, a
+// child of the W3C trace context the client sent in the request's _meta: a
+// tools/call is "tools/call <gateway tool>", and the Mux's spans are its
+// children; any other request (tools/list, initialize, server/discover) is
+// a span named for its method, with mcp.method.name.
 //
 // # Shutdown
 //

@@ -138,11 +138,16 @@ func New(cfg Config) (*Gateway, error) {
 	}
 	g := &Gateway{cfg: cfg, mux: cfg.Mux, log: cfg.Logger}
 	g.limits = newLimits(cfg.Mux.Config().RateLimits, cfg.Limiter)
-	g.srv = server.NewMCPServer(cfg.Name, cfg.Version,
+	opts := []server.ServerOption{
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
 		server.WithInstructions(instructions(g.kinds(cfg.Scopes))),
-	)
+	}
+	if tp := cfg.Mux.TracerProvider(); tp != nil {
+		// A server span for every request; tools/call's is observe's.
+		opts = append(opts, server.WithTracer(methodTracer{tp}), server.WithMetaPropagator(metaPropagator{}))
+	}
+	g.srv = server.NewMCPServer(cfg.Name, cfg.Version, opts...)
 	g.srv.AddTools(g.tools()...)
 	return g, nil
 }

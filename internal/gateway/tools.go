@@ -343,11 +343,11 @@ func (g *Gateway) callTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		return mcp.NewToolResultError(argMissing("tool")), nil
 	}
 	if kind, ok := g.mux.KindOf(srv); ok {
-		if e, ok := g.catalog().Lookup(kind, tool); ok && slices.Contains(e.Servers, srv) && !catalog.Permitted(e, g.scopes(ctx)) {
-			rej := &mcpfleet.RejectError{Server: srv, Tool: tool, Reason: mcpfleet.ReasonNotPermitted,
-				Problems: []mcpfleet.Problem{{Path: "tool", Hint: "It needs scope " + strings.Join(e.Scopes, ", ") + "."}}}
-			g.refused(ctx, srv, tool, rej.Reason)
-			return mcp.NewToolResultError(rej.ModelText()), nil
+		var gate *catalog.GateError
+		if errors.As(g.catalog().Permit(srv, tool, g.scopes(ctx)), &gate) {
+			_, reason := mcpfleet.Classify(nil, gate)
+			g.refused(ctx, srv, tool, reason)
+			return mcp.NewToolResultError(gate.ModelText()), nil
 		}
 		if refusal := g.admit(ctx, srv, kind); refusal != "" {
 			g.refused(ctx, srv, tool, ReasonRateLimited)

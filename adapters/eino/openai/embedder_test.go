@@ -1,4 +1,4 @@
-package eino_test
+package openai_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
@@ -23,7 +24,7 @@ import (
 
 // The embedder is both an eino component and, adapted, a catalog one.
 var (
-	_ embedding.Embedder = (*mcpeino.OpenAIEmbedder)(nil)
+	_ embedding.Embedder = (*openai.Embedder)(nil)
 	_ catalog.Embedder   = mcpeino.CatalogEmbedder(nil)
 )
 
@@ -37,13 +38,13 @@ var testConcepts = einotest.Concepts(
 	[]string{"metric", "metrics", "query", "promql", "mesures"},
 )
 
-func newEmbedder(t *testing.T, base string, cfg mcpeino.EmbedderConfig) *mcpeino.OpenAIEmbedder {
+func newEmbedder(t *testing.T, base string, cfg openai.EmbedderConfig) *openai.Embedder {
 	t.Helper()
 	cfg.BaseURL = base
 	if cfg.Model == "" {
 		cfg.Model = "text-embedding-test"
 	}
-	e, err := mcpeino.NewOpenAIEmbedder(cfg)
+	e, err := openai.NewEmbedder(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,48 +55,48 @@ func TestEmbedderConfigFromEnv(t *testing.T) {
 	tests := []struct {
 		name    string
 		env     map[string]string
-		want    mcpeino.EmbedderConfig
+		want    openai.EmbedderConfig
 		missing []string
 	}{
 		{"unset model means no embedder, not an error",
-			map[string]string{"OPENAI_BASE_URL": "https://api.example.com/v1", "OPENAI_API_KEY": "k"}, mcpeino.EmbedderConfig{}, nil},
+			map[string]string{"OPENAI_BASE_URL": "https://api.example.com/v1", "OPENAI_API_KEY": "k"}, openai.EmbedderConfig{}, nil},
 		{"shares the chat model's endpoint and key",
 			map[string]string{"MCPFLEET_EMBED_MODEL": "e5", "OPENAI_BASE_URL": "https://api.example.com/v1", "OPENAI_API_KEY": "k"},
-			mcpeino.EmbedderConfig{Model: "e5", BaseURL: "https://api.example.com/v1", APIKey: "k"}, nil},
+			openai.EmbedderConfig{Model: "e5", BaseURL: "https://api.example.com/v1", APIKey: "k"}, nil},
 		{"own base URL overrides the shared one",
 			map[string]string{"MCPFLEET_EMBED_MODEL": "e5", "MCPFLEET_EMBED_BASE_URL": "http://localhost:8081/v1", "OPENAI_BASE_URL": "https://api.example.com/v1"},
-			mcpeino.EmbedderConfig{Model: "e5", BaseURL: "http://localhost:8081/v1"}, nil},
+			openai.EmbedderConfig{Model: "e5", BaseURL: "http://localhost:8081/v1"}, nil},
 		{"own endpoint never gets the chat key",
 			map[string]string{"MCPFLEET_EMBED_MODEL": "e5", "MCPFLEET_EMBED_BASE_URL": "https://embed.example.com/v1", "OPENAI_API_KEY": "chat-key"},
-			mcpeino.EmbedderConfig{Model: "e5", BaseURL: "https://embed.example.com/v1"}, []string{"MCPFLEET_EMBED_API_KEY"}},
+			openai.EmbedderConfig{Model: "e5", BaseURL: "https://embed.example.com/v1"}, []string{"MCPFLEET_EMBED_API_KEY"}},
 		{"own endpoint with its own key",
 			map[string]string{"MCPFLEET_EMBED_MODEL": "e5", "MCPFLEET_EMBED_BASE_URL": "https://embed.example.com/v1", "MCPFLEET_EMBED_API_KEY": "embed-key", "OPENAI_API_KEY": "chat-key"},
-			mcpeino.EmbedderConfig{Model: "e5", BaseURL: "https://embed.example.com/v1", APIKey: "embed-key"}, nil},
+			openai.EmbedderConfig{Model: "e5", BaseURL: "https://embed.example.com/v1", APIKey: "embed-key"}, nil},
 		{"local endpoint needs no key",
 			map[string]string{"MCPFLEET_EMBED_MODEL": "nomic-embed-text", "OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"},
-			mcpeino.EmbedderConfig{Model: "nomic-embed-text", BaseURL: "http://127.0.0.1:11434/v1"}, nil},
+			openai.EmbedderConfig{Model: "nomic-embed-text", BaseURL: "http://127.0.0.1:11434/v1"}, nil},
 		{"remote endpoint needs a key",
 			map[string]string{"MCPFLEET_EMBED_MODEL": "e5", "OPENAI_BASE_URL": "https://api.example.com/v1"},
-			mcpeino.EmbedderConfig{Model: "e5", BaseURL: "https://api.example.com/v1"}, []string{"OPENAI_API_KEY"}},
+			openai.EmbedderConfig{Model: "e5", BaseURL: "https://api.example.com/v1"}, []string{"OPENAI_API_KEY"}},
 		{"instruction prefixes are kept as written",
 			map[string]string{"MCPFLEET_EMBED_MODEL": "e5", "OPENAI_BASE_URL": "http://localhost:8081/v1",
 				"MCPFLEET_EMBED_QUERY_PREFIX": "query: ", "MCPFLEET_EMBED_DOC_PREFIX": "passage: "},
-			mcpeino.EmbedderConfig{Model: "e5", BaseURL: "http://localhost:8081/v1", QueryPrefix: "query: ", DocPrefix: "passage: "}, nil},
+			openai.EmbedderConfig{Model: "e5", BaseURL: "http://localhost:8081/v1", QueryPrefix: "query: ", DocPrefix: "passage: "}, nil},
 		{"prefixes without a model mean nothing",
 			map[string]string{"OPENAI_BASE_URL": "http://localhost:8081/v1", "MCPFLEET_EMBED_QUERY_PREFIX": "query: "},
-			mcpeino.EmbedderConfig{}, nil},
+			openai.EmbedderConfig{}, nil},
 		{"no endpoint at all",
 			map[string]string{"MCPFLEET_EMBED_MODEL": "e5"},
-			mcpeino.EmbedderConfig{Model: "e5"}, []string{"OPENAI_BASE_URL (or MCPFLEET_EMBED_BASE_URL)"}},
+			openai.EmbedderConfig{Model: "e5"}, []string{"OPENAI_BASE_URL (or MCPFLEET_EMBED_BASE_URL)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := mcpeino.EmbedderConfigFromEnv(func(k string) string { return tt.env[k] })
+			got, err := openai.EmbedderConfigFromEnv(func(k string) string { return tt.env[k] })
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("config (-want +got):\n%s", diff)
 			}
 			var missing []string
-			if me := (*mcpeino.MissingEnvError)(nil); errors.As(err, &me) {
+			if me := (*openai.MissingEnvError)(nil); errors.As(err, &me) {
 				missing = me.Vars
 			} else if err != nil {
 				t.Fatalf("error %v is not a *MissingEnvError", err)
@@ -110,17 +111,17 @@ func TestEmbedderConfigFromEnv(t *testing.T) {
 func TestNewOpenAIEmbedderRejectsBadConfig(t *testing.T) {
 	tests := []struct {
 		name string
-		cfg  mcpeino.EmbedderConfig
+		cfg  openai.EmbedderConfig
 		want []string // substrings of the error
 	}{
-		{"empty", mcpeino.EmbedderConfig{}, []string{"Model is empty", "BaseURL is empty"}},
-		{"not http", mcpeino.EmbedderConfig{Model: "m", BaseURL: "ftp://user:hunter2@host/v1"}, []string{"http(s) URL"}},
-		{"negative batch", mcpeino.EmbedderConfig{Model: "m", BaseURL: "http://h/v1", BatchSize: -1}, []string{"negative"}},
+		{"empty", openai.EmbedderConfig{}, []string{"Model is empty", "BaseURL is empty"}},
+		{"not http", openai.EmbedderConfig{Model: "m", BaseURL: "ftp://user:hunter2@host/v1"}, []string{"http(s) URL"}},
+		{"negative batch", openai.EmbedderConfig{Model: "m", BaseURL: "http://h/v1", BatchSize: -1}, []string{"negative"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := mcpeino.NewOpenAIEmbedder(tt.cfg)
-			if !errors.Is(err, mcpeino.ErrEmbedderConfig) {
+			_, err := openai.NewEmbedder(tt.cfg)
+			if !errors.Is(err, openai.ErrEmbedderConfig) {
 				t.Fatalf("err = %v, want ErrEmbedderConfig", err)
 			}
 			for _, w := range tt.want {
@@ -148,7 +149,7 @@ func TestOpenAIEmbedderRequestShape(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			before := len(srv.Requests())
 			// A trailing slash on the base URL must not double the path's.
-			e := newEmbedder(t, srv.BaseURL()+"/", mcpeino.EmbedderConfig{Model: "e5-small", APIKey: tt.key})
+			e := newEmbedder(t, srv.BaseURL()+"/", openai.EmbedderConfig{Model: "e5-small", APIKey: tt.key})
 			texts := []string{"pod logs", "bounce the deployment"}
 			if _, err := e.EmbedStrings(t.Context(), texts); err != nil {
 				t.Fatal(err)
@@ -162,7 +163,7 @@ func TestOpenAIEmbedderRequestShape(t *testing.T) {
 	}
 	t.Run("WithModel overrides per call", func(t *testing.T) {
 		before := len(srv.Requests())
-		e := newEmbedder(t, srv.BaseURL(), mcpeino.EmbedderConfig{Model: "e5-small"})
+		e := newEmbedder(t, srv.BaseURL(), openai.EmbedderConfig{Model: "e5-small"})
 		if _, err := e.EmbedStrings(t.Context(), []string{"x"}, embedding.WithModel("e5-large")); err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +173,7 @@ func TestOpenAIEmbedderRequestShape(t *testing.T) {
 	})
 	t.Run("no texts, no request", func(t *testing.T) {
 		before := len(srv.Requests())
-		e := newEmbedder(t, srv.BaseURL(), mcpeino.EmbedderConfig{})
+		e := newEmbedder(t, srv.BaseURL(), openai.EmbedderConfig{})
 		v, err := e.EmbedStrings(t.Context(), nil)
 		if err != nil || len(v) != 0 {
 			t.Errorf("EmbedStrings(nil) = %v, %v; want no vectors and no error", v, err)
@@ -206,7 +207,7 @@ func TestOpenAIEmbedderBatchingAndOrder(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := len(srv.Requests())
-			e := newEmbedder(t, srv.BaseURL(), mcpeino.EmbedderConfig{BatchSize: tt.batch})
+			e := newEmbedder(t, srv.BaseURL(), openai.EmbedderConfig{BatchSize: tt.batch})
 			got, err := e.EmbedStrings(t.Context(), texts)
 			if err != nil {
 				t.Fatal(err)
@@ -243,24 +244,24 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 		opts     einotest.EmbeddingServerOptions
 		base     string // overrides the server's base URL
 		maxBytes int64
-		reason   mcpeino.EmbedReason
+		reason   openai.EmbedReason
 		status   int
 		attempts int      // 3 where the default retries apply
 		text     []string // substrings of Error()
 	}{
-		{"HTTP 500", einotest.EmbeddingServerOptions{Status: 500}, "", 0, mcpeino.EmbedReasonStatus, 500, 3,
+		{"HTTP 500", einotest.EmbeddingServerOptions{Status: 500}, "", 0, openai.EmbedReasonStatus, 500, 3,
 			[]string{"HTTP 500 Internal Server Error: http_status after 3 attempts", "scripted failure"}},
-		{"HTTP 401", einotest.EmbeddingServerOptions{Status: 401}, "", 0, mcpeino.EmbedReasonStatus, 401, 1, []string{"HTTP 401"}},
-		{"malformed JSON", einotest.EmbeddingServerOptions{Body: `{"data": [`}, "", 0, mcpeino.EmbedReasonResponse, 200, 1, []string{"malformed JSON"}},
-		{"wrong count", einotest.EmbeddingServerOptions{Drop: true}, "", 0, mcpeino.EmbedReasonCount, 200, 1, []string{"sent 3 texts, got 2 vectors"}},
+		{"HTTP 401", einotest.EmbeddingServerOptions{Status: 401}, "", 0, openai.EmbedReasonStatus, 401, 1, []string{"HTTP 401"}},
+		{"malformed JSON", einotest.EmbeddingServerOptions{Body: `{"data": [`}, "", 0, openai.EmbedReasonResponse, 200, 1, []string{"malformed JSON"}},
+		{"wrong count", einotest.EmbeddingServerOptions{Drop: true}, "", 0, openai.EmbedReasonCount, 200, 1, []string{"sent 3 texts, got 2 vectors"}},
 		{"index out of range", einotest.EmbeddingServerOptions{Body: `{"data":[{"index":0,"embedding":[1]},{"index":1,"embedding":[1]},{"index":7,"embedding":[1]}]}`},
-			"", 0, mcpeino.EmbedReasonResponse, 200, 1, []string{"index 7 out of range"}},
+			"", 0, openai.EmbedReasonResponse, 200, 1, []string{"index 7 out of range"}},
 		{"index twice", einotest.EmbeddingServerOptions{Body: `{"data":[{"index":0,"embedding":[1]},{"index":0,"embedding":[1]},{"index":1,"embedding":[1]}]}`},
-			"", 0, mcpeino.EmbedReasonResponse, 200, 1, []string{"index 0 appears twice"}},
+			"", 0, openai.EmbedReasonResponse, 200, 1, []string{"index 0 appears twice"}},
 		{"mixed dimensions", einotest.EmbeddingServerOptions{Body: `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1]},{"index":2,"embedding":[1,2]}]}`},
-			"", 0, mcpeino.EmbedReasonResponse, 200, 1, []string{"vector 1 has 1 dimensions"}},
-		{"response too large", einotest.EmbeddingServerOptions{}, "", 64, mcpeino.EmbedReasonTooLarge, 200, 1, []string{"over 64 bytes"}},
-		{"connection refused", einotest.EmbeddingServerOptions{}, closedURL, 0, mcpeino.EmbedReasonRequest, 0, 3, []string{"request after 3 attempts"}},
+			"", 0, openai.EmbedReasonResponse, 200, 1, []string{"vector 1 has 1 dimensions"}},
+		{"response too large", einotest.EmbeddingServerOptions{}, "", 64, openai.EmbedReasonTooLarge, 200, 1, []string{"over 64 bytes"}},
+		{"connection refused", einotest.EmbeddingServerOptions{}, closedURL, 0, openai.EmbedReasonRequest, 0, 3, []string{"request after 3 attempts"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -270,10 +271,10 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 			if tt.base != "" {
 				base = tt.base
 			}
-			e := newEmbedder(t, base, mcpeino.EmbedderConfig{APIKey: testKey, MaxResponseBytes: tt.maxBytes})
-			mcpeino.SetRetryClock(e, time.Now, (&fakeWaits{}).Sleep)
+			e := newEmbedder(t, base, openai.EmbedderConfig{APIKey: testKey, MaxResponseBytes: tt.maxBytes})
+			openai.SetRetryClock(e, time.Now, (&fakeWaits{}).Sleep)
 			v, err := e.EmbedStrings(t.Context(), []string{"a", "b", "c"})
-			var ee *mcpeino.EmbedError
+			var ee *openai.EmbedError
 			if !errors.As(err, &ee) {
 				t.Fatalf("EmbedStrings = %v, %v; want an *EmbedError", v, err)
 			}
@@ -282,7 +283,7 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 			}
 			got := struct {
 				Endpoint, Model  string
-				Reason           mcpeino.EmbedReason
+				Reason           openai.EmbedReason
 				Status, Attempts int
 			}{ee.Endpoint, ee.Model, ee.Reason, ee.Status, ee.Attempts}
 			want := got
@@ -310,7 +311,7 @@ func TestOpenAIEmbedderContext(t *testing.T) {
 	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Block: true})
 	defer srv.Close()
 	t.Run("cancel", func(t *testing.T) {
-		e := newEmbedder(t, srv.BaseURL(), mcpeino.EmbedderConfig{})
+		e := newEmbedder(t, srv.BaseURL(), openai.EmbedderConfig{})
 		ctx, cancel := context.WithCancel(t.Context())
 		before := len(srv.Requests())
 		go func() {
@@ -321,13 +322,13 @@ func TestOpenAIEmbedderContext(t *testing.T) {
 			cancel()
 		}()
 		_, err := e.EmbedStrings(ctx, []string{"a"})
-		var ee *mcpeino.EmbedError
-		if !errors.As(err, &ee) || ee.Reason != mcpeino.EmbedReasonRequest || !errors.Is(err, context.Canceled) {
+		var ee *openai.EmbedError
+		if !errors.As(err, &ee) || ee.Reason != openai.EmbedReasonRequest || !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want a request *EmbedError wrapping context.Canceled", err)
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {
-		e := newEmbedder(t, srv.BaseURL(), mcpeino.EmbedderConfig{Timeout: 20 * time.Millisecond})
+		e := newEmbedder(t, srv.BaseURL(), openai.EmbedderConfig{Timeout: 20 * time.Millisecond})
 		_, err := e.EmbedStrings(t.Context(), []string{"a"})
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("err = %v, want context.DeadlineExceeded", err)
@@ -340,7 +341,7 @@ func TestOpenAIEmbedderContext(t *testing.T) {
 func TestOpenAIEmbedderInChain(t *testing.T) {
 	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Embed: testConcepts})
 	defer srv.Close()
-	e := newEmbedder(t, srv.BaseURL(), mcpeino.EmbedderConfig{})
+	e := newEmbedder(t, srv.BaseURL(), openai.EmbedderConfig{})
 	r, err := compose.NewChain[[]string, [][]float64]().AppendEmbedding(e).Compile(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -355,9 +356,9 @@ func TestOpenAIEmbedderInChain(t *testing.T) {
 }
 
 func TestCatalogEmbedderNil(t *testing.T) {
-	var off *mcpeino.OpenAIEmbedder // what EmbedderFromEnv returns with MCPFLEET_EMBED_MODEL unset
+	var off *openai.Embedder // what EmbedderFromEnv returns with MCPFLEET_EMBED_MODEL unset
 	if got := mcpeino.CatalogEmbedder(off); got != nil {
-		t.Errorf("CatalogEmbedder(nil *OpenAIEmbedder) = %#v, want nil", got)
+		t.Errorf("CatalogEmbedder(nil *Embedder) = %#v, want nil", got)
 	}
 	if got := mcpeino.CatalogEmbedder(nil); got != nil {
 		t.Errorf("CatalogEmbedder(nil) = %#v, want nil", got)
@@ -378,7 +379,7 @@ func TestHybridSearchOverHTTP(t *testing.T) {
 
 	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Embed: testConcepts})
 	defer srv.Close()
-	e := newEmbedder(t, srv.BaseURL(), mcpeino.EmbedderConfig{})
+	e := newEmbedder(t, srv.BaseURL(), openai.EmbedderConfig{})
 	hybrid := catalog.Build(servers, catalog.Config{Embedder: mcpeino.CatalogEmbedder(e)}).Search(ctx, q, 5)
 	if len(hybrid) == 0 || !strings.Contains(hybrid[0].Tool, "log") {
 		t.Fatalf("hybrid top = %v, want a logs tool first (BM25 alone: %v)", hitNames(hybrid), hitNames(bm25))
@@ -391,7 +392,7 @@ func TestHybridSearchOverHTTP(t *testing.T) {
 	down := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Status: http.StatusServiceUnavailable})
 	defer down.Close()
 	// No retries: the fallback is the point here, not the waits before it.
-	failing := catalog.Build(servers, catalog.Config{Embedder: mcpeino.CatalogEmbedder(newEmbedder(t, down.BaseURL(), mcpeino.EmbedderConfig{MaxRetries: -1}))})
+	failing := catalog.Build(servers, catalog.Config{Embedder: mcpeino.CatalogEmbedder(newEmbedder(t, down.BaseURL(), openai.EmbedderConfig{MaxRetries: -1}))})
 	if diff := cmp.Diff(hitNames(bm25), hitNames(failing.Search(ctx, q, 5))); diff != "" {
 		t.Errorf("failing embedder: ranking (-bm25 +got):\n%s", diff)
 	}
@@ -411,7 +412,7 @@ func hitNames(hits []catalog.Hit) []string {
 func TestOpenAIEmbedderScrubsEscapedKey(t *testing.T) {
 	const key = "sk-fuzz-key"
 	body := `{"error":{"message":"` + strings.Repeat("x", 193) + `sk-fuzz-k\u0065y"}}`
-	e, err := mcpeino.NewOpenAIEmbedder(mcpeino.EmbedderConfig{Model: "m", BaseURL: "http://embed.invalid/v1", APIKey: key,
+	e, err := openai.NewEmbedder(openai.EmbedderConfig{Model: "m", BaseURL: "http://embed.invalid/v1", APIKey: key,
 		HTTPClient: &http.Client{Transport: bodyTransport{http.StatusUnauthorized, body}}})
 	if err != nil {
 		t.Fatal(err)
@@ -426,7 +427,7 @@ func TestOpenAIEmbedderScrubsEscapedKey(t *testing.T) {
 // means no practical bound; it must not overflow into reading nothing.
 func TestOpenAIEmbedderUnboundedResponse(t *testing.T) {
 	body := `{"data":[{"index":0,"embedding":[0.5,1]}]}`
-	e, err := mcpeino.NewOpenAIEmbedder(mcpeino.EmbedderConfig{Model: "m", BaseURL: "http://embed.invalid/v1",
+	e, err := openai.NewEmbedder(openai.EmbedderConfig{Model: "m", BaseURL: "http://embed.invalid/v1",
 		MaxResponseBytes: math.MaxInt64, HTTPClient: &http.Client{Transport: bodyTransport{http.StatusOK, body}}})
 	if err != nil {
 		t.Fatal(err)
@@ -448,7 +449,7 @@ func TestHybridSearchPrefixes(t *testing.T) {
 		t.Helper()
 		srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Embed: testConcepts})
 		defer srv.Close()
-		e := newEmbedder(t, srv.BaseURL(), mcpeino.EmbedderConfig{})
+		e := newEmbedder(t, srv.BaseURL(), openai.EmbedderConfig{})
 		c := catalog.Build(servers, catalog.Config{Embedder: mcpeino.CatalogEmbedder(e), EmbedQueryPrefix: qp, EmbedDocPrefix: dp})
 		if hits := c.Search(ctx, q, 3); len(hits) == 0 {
 			t.Fatal("no hits")

@@ -1,4 +1,4 @@
-package eino_test
+package openai_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
@@ -125,7 +126,7 @@ func newHangFixture(t *testing.T, cfg catalog.Config) *hangFixture {
 	servers := []kindgroups.Server{{Name: "k8s", Kind: "kubernetes", Tools: fixtures.MustLoad(t, "kubernetes").Tools}}
 	f := &hangFixture{srv: newHangServer(t), clock: &fakeClock{now: time.Unix(1e9, 0)}, log: &errorLog{}}
 	f.bm25 = hitNames(catalog.Build(servers, catalog.Config{}).Search(catalog.WithScopes(t.Context(), catalog.ScopeAll), hangQuery, 5))
-	cfg.Embedder = mcpeino.CatalogEmbedder(newEmbedder(t, f.srv.URL+"/v1", mcpeino.EmbedderConfig{}))
+	cfg.Embedder = mcpeino.CatalogEmbedder(newEmbedder(t, f.srv.URL+"/v1", openai.EmbedderConfig{}))
 	cfg.Now = f.clock.Now
 	cfg.OnEmbedError = f.log.add
 	f.cat = catalog.Build(servers, cfg)

@@ -1,4 +1,4 @@
-package eino
+package openai
 
 import (
 	"bytes"
@@ -17,8 +17,6 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/components/embedding"
-
-	"github.com/mcpfleet/mcpfleet/catalog"
 )
 
 // Environment variables read by EmbedderFromEnv, besides EnvBaseURL and
@@ -76,7 +74,7 @@ const (
 	retryCap  = 5 * time.Second
 )
 
-// EmbedderConfig configures an OpenAIEmbedder. Model and BaseURL are
+// EmbedderConfig configures an Embedder. Model and BaseURL are
 // required; zero values elsewhere mean the defaults.
 type EmbedderConfig struct {
 	Model string
@@ -96,7 +94,7 @@ type EmbedderConfig struct {
 	HTTPClient *http.Client
 	// QueryPrefix and DocPrefix are the model's instruction prefixes for
 	// queries and documents ("query: ", "passage: " for e5;
-	// "search_query: ", "search_document: " for nomic). OpenAIEmbedder
+	// "search_query: ", "search_document: " for nomic). Embedder
 	// sends texts as given, since only the caller knows which is which;
 	// these belong in catalog.Config's EmbedQueryPrefix and EmbedDocPrefix.
 	QueryPrefix, DocPrefix string
@@ -112,7 +110,7 @@ type EmbedderConfig struct {
 	MaxRetryWait time.Duration
 }
 
-// ErrEmbedderConfig is wrapped by NewOpenAIEmbedder's errors: the config
+// ErrEmbedderConfig is wrapped by NewEmbedder's errors: the config
 // cannot work, whatever the endpoint answers.
 var ErrEmbedderConfig = errors.New("eino: invalid embedder config")
 
@@ -170,24 +168,24 @@ func EmbedderConfigFromEnv(getenv func(string) string) (EmbedderConfig, error) {
 	return c, errors.Join(errs...)
 }
 
-// EmbedderFromEnv builds an OpenAIEmbedder from MCPFLEET_EMBED_MODEL and
+// EmbedderFromEnv builds an Embedder from MCPFLEET_EMBED_MODEL and
 // the endpoint EmbedderConfigFromEnv picks. It returns
 // nil and no error when MCPFLEET_EMBED_MODEL is unset; [CatalogEmbedder]
 // turns that nil into a nil catalog.Embedder, so search stays BM25. ctx is
 // taken for symmetry with ModelFromEnv; building the client does no I/O.
-func EmbedderFromEnv(ctx context.Context) (*OpenAIEmbedder, error) {
+func EmbedderFromEnv(ctx context.Context) (*Embedder, error) {
 	c, err := EmbedderConfigFromEnv(nil)
 	if err != nil || c.Model == "" {
 		return nil, err
 	}
-	return NewOpenAIEmbedder(c)
+	return NewEmbedder(c)
 }
 
-// OpenAIEmbedder is an eino embedding.Embedder for any endpoint speaking
+// Embedder is an eino embedding.Embedder for any endpoint speaking
 // OpenAI's POST /embeddings (OpenAI, vLLM, Ollama, llama.cpp, TEI). It
 // uses net/http directly rather than eino-ext's embedding modules, which
 // pin older eino versions. It is safe for concurrent use.
-type OpenAIEmbedder struct {
+type Embedder struct {
 	model, endpoint, key string
 	batch                int
 	timeout              time.Duration
@@ -201,8 +199,8 @@ type OpenAIEmbedder struct {
 	sleep func(context.Context, time.Duration) error
 }
 
-// NewOpenAIEmbedder checks cfg and returns an embedder. It sends nothing.
-func NewOpenAIEmbedder(cfg EmbedderConfig) (*OpenAIEmbedder, error) {
+// NewEmbedder checks cfg and returns an embedder. It sends nothing.
+func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	var errs []error
 	if cfg.Model == "" {
 		errs = append(errs, fmt.Errorf("%w: Model is empty", ErrEmbedderConfig))
@@ -220,7 +218,7 @@ func NewOpenAIEmbedder(cfg EmbedderConfig) (*OpenAIEmbedder, error) {
 	if errs != nil {
 		return nil, errors.Join(errs...)
 	}
-	e := &OpenAIEmbedder{model: cfg.Model, endpoint: u.String(), key: cfg.APIKey,
+	e := &Embedder{model: cfg.Model, endpoint: u.String(), key: cfg.APIKey,
 		batch: cfg.BatchSize, timeout: cfg.Timeout, maxBody: cfg.MaxResponseBytes, client: cfg.HTTPClient,
 		retries: max(cfg.MaxRetries, 0), retryWait: cfg.MaxRetryWait, now: time.Now, sleep: sleepCtx}
 	if cfg.MaxRetries == 0 {
@@ -245,7 +243,7 @@ func NewOpenAIEmbedder(cfg EmbedderConfig) (*OpenAIEmbedder, error) {
 }
 
 // Endpoint returns the URL requests go to, with any password redacted.
-func (e *OpenAIEmbedder) Endpoint() string {
+func (e *Embedder) Endpoint() string {
 	u, err := url.Parse(e.endpoint)
 	if err != nil {
 		return e.endpoint
@@ -254,7 +252,7 @@ func (e *OpenAIEmbedder) Endpoint() string {
 }
 
 // GetType names the implementation for eino's callbacks and tooling.
-func (e *OpenAIEmbedder) GetType() string { return "OpenAICompatible" }
+func (e *Embedder) GetType() string { return "OpenAICompatible" }
 
 // EmbedStrings returns one vector per text, in order. Texts go in batches
 // of EmbedderConfig.BatchSize, one request at a time, each retried as
@@ -262,7 +260,7 @@ func (e *OpenAIEmbedder) GetType() string { return "OpenAICompatible" }
 // the call with an *EmbedError, whose Embedded holds the vectors of the
 // batches before it. embedding.WithModel overrides the model for this
 // call. No texts means no request.
-func (e *OpenAIEmbedder) EmbedStrings(ctx context.Context, texts []string, opts ...embedding.Option) ([][]float64, error) {
+func (e *Embedder) EmbedStrings(ctx context.Context, texts []string, opts ...embedding.Option) ([][]float64, error) {
 	model := e.model
 	if o := embedding.GetCommonOptions(nil, opts...); o.Model != nil && *o.Model != "" {
 		model = *o.Model
@@ -297,7 +295,7 @@ type embedResponse struct {
 
 // embedBatch sends one batch, again while the failure is one that passes
 // and the wait it calls for fits what is left of MaxRetryWait and of ctx.
-func (e *OpenAIEmbedder) embedBatch(ctx context.Context, model string, texts []string) ([][]float64, *EmbedError) {
+func (e *Embedder) embedBatch(ctx context.Context, model string, texts []string) ([][]float64, *EmbedError) {
 	body, err := json.Marshal(embedRequest{Model: model, Input: texts})
 	if err != nil {
 		return nil, &EmbedError{Endpoint: e.Endpoint(), Model: model, Reason: EmbedReasonRequest, Detail: "encoding the request", Err: err, Attempts: 1}
@@ -335,7 +333,7 @@ func (e *OpenAIEmbedder) embedBatch(ctx context.Context, model string, texts []s
 // retryable reports whether the failure may pass: a status that says so,
 // or a dropped connection. ctx ending is the caller's decision, and a
 // request that ran out its own Timeout would most likely do so again.
-func (e *OpenAIEmbedder) retryable(ctx context.Context, ee *EmbedError) bool {
+func (e *Embedder) retryable(ctx context.Context, ee *EmbedError) bool {
 	switch ee.Reason {
 	case EmbedReasonStatus:
 		s := ee.Status
@@ -391,7 +389,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // attempt sends one request. On a 429 or 503, the error's RetryAfter is
 // the wait the endpoint asked for.
-func (e *OpenAIEmbedder) attempt(ctx context.Context, model string, texts []string, body []byte) ([][]float64, *EmbedError) {
+func (e *Embedder) attempt(ctx context.Context, model string, texts []string, body []byte) ([][]float64, *EmbedError) {
 	fail := func(reason EmbedReason, status int, detail string, err error) *EmbedError {
 		return &EmbedError{Endpoint: e.Endpoint(), Model: model, Reason: reason, Status: status, Detail: e.scrub(detail), Err: err}
 	}
@@ -459,7 +457,7 @@ func (e *OpenAIEmbedder) attempt(ctx context.Context, model string, texts []stri
 
 // scrub keeps the API key out of error text, in case an endpoint echoes
 // the request's headers.
-func (e *OpenAIEmbedder) scrub(s string) string {
+func (e *Embedder) scrub(s string) string {
 	if e.key == "" {
 		return s
 	}
@@ -484,34 +482,4 @@ func errorDetail(s string, scrub func(string) string) string {
 		s = strings.ToValidUTF8(s[:200], "") + "…"
 	}
 	return s
-}
-
-// CatalogEmbedder adapts any eino embedding.Embedder to catalog.Embedder,
-// whose method takes no options. A nil e, or a nil *OpenAIEmbedder or
-// *EmbedCache as EmbedderFromEnv and NewEmbedCache return when embeddings
-// are off, gives a nil catalog.Embedder, so
-//
-//	cfg.Embedder = eino.CatalogEmbedder(eino.NewEmbedCache(emb, 0))
-//
-// leaves search BM25 rather than failing on every query.
-func CatalogEmbedder(e embedding.Embedder) catalog.Embedder {
-	switch v := e.(type) {
-	case nil:
-		return nil
-	case *OpenAIEmbedder:
-		if v == nil {
-			return nil
-		}
-	case *EmbedCache:
-		if v == nil {
-			return nil
-		}
-	}
-	return catalogEmbedder{e}
-}
-
-type catalogEmbedder struct{ e embedding.Embedder }
-
-func (c catalogEmbedder) EmbedStrings(ctx context.Context, texts []string) ([][]float64, error) {
-	return c.e.EmbedStrings(ctx, texts)
 }

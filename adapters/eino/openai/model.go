@@ -1,4 +1,4 @@
-package eino
+package openai
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/cloudwego/eino-ext/components/model/openai"
+	einoopenai "github.com/cloudwego/eino-ext/components/model/openai"
 	"github.com/cloudwego/eino/components/model"
 )
 
@@ -68,7 +68,7 @@ func ModelFromEnv(ctx context.Context) (model.ToolCallingChatModel, error) {
 	if key == "" {
 		key = "unused"
 	}
-	m, err := openai.NewChatModel(ctx, &openai.ChatModelConfig{Model: c.Model, BaseURL: c.BaseURL, APIKey: key})
+	m, err := einoopenai.NewChatModel(ctx, &einoopenai.ChatModelConfig{Model: c.Model, BaseURL: c.BaseURL, APIKey: key})
 	if err != nil {
 		return nil, fmt.Errorf("eino: openai model %s at %s: %w", c.Model, c.BaseURL, err)
 	}

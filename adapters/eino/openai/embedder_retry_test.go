@@ -1,4 +1,4 @@
-package eino_test
+package openai_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 )
 
 // step is one scripted answer of a retryServer: a status with headers, or
@@ -104,11 +104,11 @@ func (f *fakeWaits) all() []time.Duration {
 }
 
 // retryEmbedder is an embedder on base whose waits f records.
-func retryEmbedder(t *testing.T, base string, cfg mcpeino.EmbedderConfig, f *fakeWaits) *mcpeino.OpenAIEmbedder {
+func retryEmbedder(t *testing.T, base string, cfg openai.EmbedderConfig, f *fakeWaits) *openai.Embedder {
 	t.Helper()
 	cfg.APIKey = testKey
 	e := newEmbedder(t, base, cfg)
-	mcpeino.SetRetryClock(e, f.Now, f.Sleep)
+	openai.SetRetryClock(e, f.Now, f.Sleep)
 	return e
 }
 
@@ -130,7 +130,7 @@ func TestOpenAIEmbedderRetries(t *testing.T) {
 	}
 	tests := []struct {
 		name       string
-		cfg        mcpeino.EmbedderConfig
+		cfg        openai.EmbedderConfig
 		script     []step
 		requests   int
 		waits      []span
@@ -157,12 +157,12 @@ func TestOpenAIEmbedderRetries(t *testing.T) {
 			waits:  []span{{250 * time.Millisecond, 500 * time.Millisecond}, {500 * time.Millisecond, time.Second}},
 			status: 500, attempts: 3, text: []string{"HTTP 500 Internal Server Error: http_status after 3 attempts: scripted Internal Server Error"}},
 		{name: "more retries when configured",
-			cfg:    mcpeino.EmbedderConfig{MaxRetries: 4},
+			cfg:    openai.EmbedderConfig{MaxRetries: 4},
 			script: []step{status(502), status(502), status(502), status(502)}, requests: 5,
 			waits: []span{{250 * time.Millisecond, 500 * time.Millisecond}, {500 * time.Millisecond, time.Second},
 				{time.Second, 2 * time.Second}, {2 * time.Second, 4 * time.Second}}},
 		{name: "no retries when MaxRetries is negative",
-			cfg:    mcpeino.EmbedderConfig{MaxRetries: -1},
+			cfg:    openai.EmbedderConfig{MaxRetries: -1},
 			script: []step{status(500)}, requests: 1, status: 500, attempts: 1},
 		{name: "400 is not retried",
 			script: []step{status(400)}, requests: 1, status: 400, attempts: 1, text: []string{"HTTP 400 Bad Request: http_status: scripted"}},
@@ -172,7 +172,7 @@ func TestOpenAIEmbedderRetries(t *testing.T) {
 			script: []step{status(429, "Retry-After", "60")}, requests: 1, status: 429, attempts: 1, retryAfter: time.Minute,
 			text: []string{"(retry after 1m0s)"}},
 		{name: "waits add up to MaxRetryWait",
-			cfg:    mcpeino.EmbedderConfig{MaxRetries: 5, MaxRetryWait: 5 * time.Second},
+			cfg:    openai.EmbedderConfig{MaxRetries: 5, MaxRetryWait: 5 * time.Second},
 			script: []step{status(429, "Retry-After", "3"), status(429, "Retry-After", "3")}, requests: 2,
 			waits: []span{{3 * time.Second, 3 * time.Second}}, status: 429, attempts: 2, retryAfter: 3 * time.Second,
 			text: []string{"after 2 attempts", "(retry after 3s)"}},
@@ -201,7 +201,7 @@ func TestOpenAIEmbedderRetries(t *testing.T) {
 				}
 				return
 			}
-			var ee *mcpeino.EmbedError
+			var ee *openai.EmbedError
 			if !errors.As(err, &ee) {
 				t.Fatalf("EmbedStrings = %v, %v; want an *EmbedError", v, err)
 			}
@@ -230,17 +230,17 @@ func TestOpenAIEmbedderRetryStopsForContext(t *testing.T) {
 		srv := newRetryServer(t, step{status: 503, header: map[string]string{"Retry-After": "1"}})
 		ctx, cancel := context.WithCancel(t.Context())
 		f := &fakeWaits{now: time.Now()}
-		e := retryEmbedder(t, srv.URL, mcpeino.EmbedderConfig{}, f)
+		e := retryEmbedder(t, srv.URL, openai.EmbedderConfig{}, f)
 		// The wait blocks, as a real one would, until the caller cancels.
-		mcpeino.SetRetryClock(e, f.Now, func(ctx context.Context, d time.Duration) error {
+		openai.SetRetryClock(e, f.Now, func(ctx context.Context, d time.Duration) error {
 			_ = f.Sleep(ctx, d)
 			cancel()
 			<-ctx.Done()
 			return ctx.Err()
 		})
 		_, err := e.EmbedStrings(ctx, []string{"a"})
-		var ee *mcpeino.EmbedError
-		if !errors.As(err, &ee) || ee.Reason != mcpeino.EmbedReasonRequest || !errors.Is(err, context.Canceled) {
+		var ee *openai.EmbedError
+		if !errors.As(err, &ee) || ee.Reason != openai.EmbedReasonRequest || !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want a request *EmbedError wrapping context.Canceled", err)
 		}
 		for _, s := range []string{"interrupted while waiting to retry", "HTTP 503 Service Unavailable"} {
@@ -258,9 +258,9 @@ func TestOpenAIEmbedderRetryStopsForContext(t *testing.T) {
 		ctx, cancel := context.WithDeadline(t.Context(), now.Add(time.Minute))
 		defer cancel()
 		f := &fakeWaits{now: now}
-		e := retryEmbedder(t, srv.URL, mcpeino.EmbedderConfig{MaxRetryWait: time.Hour}, f)
+		e := retryEmbedder(t, srv.URL, openai.EmbedderConfig{MaxRetryWait: time.Hour}, f)
 		_, err := e.EmbedStrings(ctx, []string{"a"})
-		var ee *mcpeino.EmbedError
+		var ee *openai.EmbedError
 		if !errors.As(err, &ee) || ee.Status != 429 || ee.RetryAfter != 2*time.Minute {
 			t.Fatalf("err = %v, want the 429 *EmbedError asking for 2m", err)
 		}
@@ -298,9 +298,9 @@ func TestEmbedderConfigFromEnvMaxRetries(t *testing.T) {
 			if tt.base == "-" {
 				delete(env, "OPENAI_BASE_URL")
 			}
-			c, err := mcpeino.EmbedderConfigFromEnv(func(k string) string { return env[k] })
-			var ve *mcpeino.EnvValueError
-			var me *mcpeino.MissingEnvError
+			c, err := openai.EmbedderConfigFromEnv(func(k string) string { return env[k] })
+			var ve *openai.EnvValueError
+			var me *openai.MissingEnvError
 			if got := errors.As(err, &ve); got != tt.bad {
 				t.Fatalf("err = %v; EnvValueError %v, want %v", err, got, tt.bad)
 			}

@@ -1,4 +1,4 @@
-package eino_test
+package openai_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 )
 
 // bodyTransport answers every request with one status and body, without a
@@ -38,14 +38,14 @@ func FuzzOpenAIEmbedderResponse(f *testing.F) {
 		if status < 100 || status > 999 {
 			t.Skip()
 		}
-		e, err := mcpeino.NewOpenAIEmbedder(mcpeino.EmbedderConfig{Model: "m", BaseURL: "http://embed.invalid/v1", APIKey: "sk-fuzz-key",
+		e, err := openai.NewEmbedder(openai.EmbedderConfig{Model: "m", BaseURL: "http://embed.invalid/v1", APIKey: "sk-fuzz-key",
 			MaxResponseBytes: 1 << 16, HTTPClient: &http.Client{Transport: bodyTransport{status, body}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		mcpeino.SetRetryClock(e, time.Now, (&fakeWaits{}).Sleep)
+		openai.SetRetryClock(e, time.Now, (&fakeWaits{}).Sleep)
 		v, err := e.EmbedStrings(t.Context(), []string{"a", "b"})
-		var ee *mcpeino.EmbedError
+		var ee *openai.EmbedError
 		switch {
 		case err == nil && len(v) != 2:
 			t.Errorf("%d vectors for 2 texts", len(v))

@@ -7,6 +7,7 @@ import (
 
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 	"github.com/mcpfleet/mcpfleet/catalog"
 )
 
@@ -24,7 +25,7 @@ func ExampleCatalogEmbedder() {
 	})
 	defer srv.Close()
 
-	emb, err := mcpeino.NewOpenAIEmbedder(mcpeino.EmbedderConfig{Model: "text-embedding-3-small", BaseURL: srv.BaseURL()})
+	emb, err := openai.NewEmbedder(openai.EmbedderConfig{Model: "text-embedding-3-small", BaseURL: srv.BaseURL()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -48,18 +49,18 @@ func ExampleCatalogEmbedder() {
 // A cache in front of the embedder: the first build sends every entry and
 // the query; building the same catalog again, as serve does when the
 // fleet changes, sends nothing to the endpoint.
-func ExampleNewEmbedCache() {
+func ExampleCatalogEmbedder_cache() {
 	ctx := context.Background()
 	mx := exampleMux(ctx)
 	defer mx.Close()
 	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{})
 	defer srv.Close()
-	emb, err := mcpeino.NewOpenAIEmbedder(mcpeino.EmbedderConfig{Model: "text-embedding-3-small", BaseURL: srv.BaseURL()})
+	emb, err := openai.NewEmbedder(openai.EmbedderConfig{Model: "text-embedding-3-small", BaseURL: srv.BaseURL()})
 	if err != nil {
 		log.Fatal(err)
 	}
 	cfg := catalog.FromFleet(mx.Config())
-	cfg.Embedder = mcpeino.CatalogEmbedder(mcpeino.NewEmbedCache(emb, 0))
+	cfg.Embedder = mcpeino.CatalogEmbedder(openai.NewEmbedCache(emb, 0))
 	cfg.EmbedTimeout = -1 // wait for the vectors, so the counts are settled
 
 	ctx = catalog.WithScopes(ctx, catalog.ScopeAll)

@@ -1,4 +1,4 @@
-package eino_test
+package openai_test
 
 import (
 	"encoding/json"
@@ -16,13 +16,14 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
 // The catalog stretches its cool-down to the wait an *EmbedError names.
-var _ search.RetryDelayer = (*mcpeino.EmbedError)(nil)
+var _ search.RetryDelayer = (*openai.EmbedError)(nil)
 
 // batchServer answers with testConcepts' vectors, except that the
 // requests numbered in fail (from 1) get that status, once each, with
@@ -76,7 +77,7 @@ func (s *batchServer) take() []string {
 	return sent
 }
 
-// decorated is an embedder between the cache and an *OpenAIEmbedder,
+// decorated is an embedder between the cache and an *Embedder,
 // which the cache cannot see through.
 type decorated struct{ embedding.Embedder }
 
@@ -111,14 +112,14 @@ func TestEmbedCacheKeepsEarlierBatches(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newBatchServer(t, "", map[int]int{tt.fail: http.StatusInternalServerError})
-			var emb embedding.Embedder = newEmbedder(t, srv.URL, mcpeino.EmbedderConfig{BatchSize: 2, MaxRetries: -1})
+			var emb embedding.Embedder = newEmbedder(t, srv.URL, openai.EmbedderConfig{BatchSize: 2, MaxRetries: -1})
 			if tt.decorate {
 				emb = decorated{emb}
 			}
-			c := mcpeino.NewEmbedCache(emb, 0)
+			c := openai.NewEmbedCache(emb, 0)
 
 			v, err := c.EmbedStrings(t.Context(), texts)
-			var ee *mcpeino.EmbedError
+			var ee *openai.EmbedError
 			if v != nil || !errors.As(err, &ee) || ee.Status != http.StatusInternalServerError {
 				t.Fatalf("first call = %v, %v; want nil and an *EmbedError with HTTP 500", v, err)
 			}
@@ -167,7 +168,7 @@ func TestEmbedCacheRateLimitedCatalog(t *testing.T) {
 	servers := []kindgroups.Server{{Name: "k8s-1", Kind: "kubernetes", Tools: tools}}
 	const retry = 120 * time.Second
 	srv := newBatchServer(t, strconv.Itoa(int(retry/time.Second)), map[int]int{2: http.StatusTooManyRequests})
-	emb := newEmbedder(t, srv.URL, mcpeino.EmbedderConfig{BatchSize: 2})
+	emb := newEmbedder(t, srv.URL, openai.EmbedderConfig{BatchSize: 2})
 	clk := struct {
 		sync.Mutex
 		now time.Time
@@ -176,7 +177,7 @@ func TestEmbedCacheRateLimitedCatalog(t *testing.T) {
 	advance := func(d time.Duration) { clk.Lock(); clk.now = clk.now.Add(d); clk.Unlock() }
 	var reported []error
 	cat := catalog.Build(servers, catalog.Config{
-		Embedder: mcpeino.CatalogEmbedder(mcpeino.NewEmbedCache(emb, 0)),
+		Embedder: mcpeino.CatalogEmbedder(openai.NewEmbedCache(emb, 0)),
 		// EmbedTimeout -1: each search runs its embedder calls itself,
 		// so what reached the endpoint is settled when it returns.
 		EmbedTimeout: -1, Now: now,
@@ -190,7 +191,7 @@ func TestEmbedCacheRateLimitedCatalog(t *testing.T) {
 	if len(first) != 2 || strings.Count(first[0], "|") != 1 {
 		t.Fatalf("first search sent %q; want the first batch of two entries, then the failed second", first)
 	}
-	var ee *mcpeino.EmbedError
+	var ee *openai.EmbedError
 	if len(reported) != 1 || !errors.As(reported[0], &ee) || ee.Status != http.StatusTooManyRequests || ee.RetryAfter != retry {
 		t.Fatalf("reported %v; want one *EmbedError with HTTP 429 and RetryAfter %v", reported, retry)
 	}

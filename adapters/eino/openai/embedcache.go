@@ -1,4 +1,4 @@
-package eino
+package openai
 
 import (
 	"container/list"
@@ -22,7 +22,7 @@ const DefaultEmbedCacheEntries = 4096
 // the texts it has not seen, each once and in input order, in one call to
 // the wrapped embedder with the caller's options; the embedding.WithModel
 // option, if given, is part of the key. A failed call caches nothing,
-// except that when the wrapped embedder is an *OpenAIEmbedder whose
+// except that when the wrapped embedder is an *Embedder whose
 // later batch failed, the earlier batches' vectors
 // ([EmbedError.Embedded]) are kept.
 //
@@ -52,10 +52,10 @@ type embedEntry struct {
 
 // NewEmbedCache wraps e in a cache of at most maxEntries vectors
 // (DefaultEmbedCacheEntries when not positive). A nil e, or a nil
-// *OpenAIEmbedder as EmbedderFromEnv returns when embeddings are off,
+// *Embedder as EmbedderFromEnv returns when embeddings are off,
 // gives a nil *EmbedCache, which CatalogEmbedder turns into no embedder.
 func NewEmbedCache(e embedding.Embedder, maxEntries int) *EmbedCache {
-	if o, ok := e.(*OpenAIEmbedder); e == nil || ok && o == nil {
+	if o, ok := e.(*Embedder); e == nil || ok && o == nil {
 		return nil
 	}
 	if maxEntries <= 0 {
@@ -116,12 +116,12 @@ func (c *EmbedCache) EmbedStrings(ctx context.Context, texts []string, opts ...e
 // keepEmbedded caches the vectors of the batches that succeeded before
 // a later one failed, so that the next call, typically the catalog's
 // after its cool-down, sends only the texts still missing. Only an
-// *OpenAIEmbedder wrapped directly is trusted with this: a decorator in
+// *Embedder wrapped directly is trusted with this: a decorator in
 // between might have sent other texts than misses, and its *EmbedError's
 // vectors would then be cached under the wrong keys for good.
 func (c *EmbedCache) keepEmbedded(model string, misses []string, err error) {
 	var ee *EmbedError
-	if _, direct := c.e.(*OpenAIEmbedder); !direct || !errors.As(err, &ee) || len(ee.Embedded) > len(misses) {
+	if _, direct := c.e.(*Embedder); !direct || !errors.As(err, &ee) || len(ee.Embedded) > len(misses) {
 		return
 	}
 	c.mu.Lock()

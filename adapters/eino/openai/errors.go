@@ -1,4 +1,4 @@
-package eino
+package openai
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ const (
 	EmbedReasonCount EmbedReason = "wrong_count"
 )
 
-// EmbedError is the error of a failed OpenAIEmbedder request. Its text
+// EmbedError is the error of a failed Embedder request. Its text
 // names the endpoint, the model, the HTTP status and, after retries, the
 // number of attempts; it never contains the API key. Fields describe the
 // last attempt.

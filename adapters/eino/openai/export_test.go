@@ -1,4 +1,4 @@
-package eino
+package openai
 
 import (
 	"context"
@@ -7,6 +7,6 @@ import (
 
 // SetRetryClock replaces the clock and the wait between attempts, so that
 // retry tests neither sleep nor depend on timing.
-func SetRetryClock(e *OpenAIEmbedder, now func() time.Time, sleep func(context.Context, time.Duration) error) {
+func SetRetryClock(e *Embedder, now func() time.Time, sleep func(context.Context, time.Duration) error) {
 	e.now, e.sleep = now, sleep
 }

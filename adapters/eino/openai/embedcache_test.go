@@ -1,4 +1,4 @@
-package eino_test
+package openai_test
 
 import (
 	"context"
@@ -14,12 +14,13 @@ import (
 
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
-var _ embedding.Embedder = (*mcpeino.EmbedCache)(nil)
+var _ embedding.Embedder = (*openai.EmbedCache)(nil)
 
 // TestEmbedCacheCatalogRebuild: the catalog's entry texts go upstream
 // once; building the same catalog again sends none, and changing one
@@ -34,12 +35,12 @@ func TestEmbedCacheCatalogRebuild(t *testing.T) {
 	const q = "journaux du conteneur"
 	srv := einotest.NewEmbeddingServer(einotest.EmbeddingServerOptions{Embed: testConcepts})
 	defer srv.Close()
-	emb := newEmbedder(t, srv.BaseURL(), mcpeino.EmbedderConfig{})
+	emb := newEmbedder(t, srv.BaseURL(), openai.EmbedderConfig{})
 	// EmbedTimeout -1: the search waits for every vector, however
 	// loaded the machine, so what reached the endpoint is settled.
 	want := hitNames(catalog.Build(servers, catalog.Config{Embedder: mcpeino.CatalogEmbedder(emb), EmbedTimeout: -1}).Search(ctx, q, 5))
 
-	cached := mcpeino.CatalogEmbedder(mcpeino.NewEmbedCache(emb, 0))
+	cached := mcpeino.CatalogEmbedder(openai.NewEmbedCache(emb, 0))
 	// sent builds a catalog, searches it, and returns the texts that
 	// reached the endpoint meanwhile.
 	sent := func(t *testing.T, servers []kindgroups.Server) []string {
@@ -167,7 +168,7 @@ func TestEmbedCacheMisses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &recorder{}
-			c := mcpeino.NewEmbedCache(r, tt.max)
+			c := openai.NewEmbedCache(r, tt.max)
 			for i, cl := range tt.calls {
 				var opts []embedding.Option
 				model := "default"
@@ -209,7 +210,7 @@ func TestEmbedCacheFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &recorder{}
-			c := mcpeino.NewEmbedCache(r, 0)
+			c := openai.NewEmbedCache(r, 0)
 			if _, err := c.EmbedStrings(t.Context(), []string{"kept"}); err != nil {
 				t.Fatalf("priming: %v", err)
 			}
@@ -235,7 +236,7 @@ func TestEmbedCacheFailures(t *testing.T) {
 // entries are evicted while others read them, each get their own
 // texts' vectors (run with -race).
 func TestEmbedCacheConcurrent(t *testing.T) {
-	c := mcpeino.NewEmbedCache(&recorder{}, 3)
+	c := openai.NewEmbedCache(&recorder{}, 3)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
@@ -261,9 +262,9 @@ func TestEmbedCacheConcurrent(t *testing.T) {
 // TestEmbedCacheOff: wrapping no embedder, as EmbedderFromEnv returns with
 // MCPFLEET_EMBED_MODEL unset, leaves the catalog without one.
 func TestEmbedCacheOff(t *testing.T) {
-	var off *mcpeino.OpenAIEmbedder
-	for name, e := range map[string]embedding.Embedder{"nil": nil, "nil *OpenAIEmbedder": off} {
-		c := mcpeino.NewEmbedCache(e, 0)
+	var off *openai.Embedder
+	for name, e := range map[string]embedding.Embedder{"nil": nil, "nil *Embedder": off} {
+		c := openai.NewEmbedCache(e, 0)
 		if c != nil {
 			t.Errorf("NewEmbedCache(%s) = %p, want nil", name, c)
 		}
