@@ -41,7 +41,7 @@
 // at most MaxRetryWait (10 s), and a wait that would not fit it or ctx's
 // deadline is not begun: the call fails at once, and the *EmbedError
 // carries the requested RetryAfter, which the catalog honours as its
-// cool-down (EmbedError is a catalog.RetryDelayer). Every wait ends when
+// cool-down (EmbedError is a catalog/search.RetryDelayer). Every wait ends when
 // ctx does. Other 4xx answers, malformed responses and the per-request
 // Timeout are not retried. The error's text counts the attempts.
 //
