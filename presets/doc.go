@@ -1,7 +1,11 @@
 // Package presets ships what is true of one public MCP server — aliases,
 // catalog lines, avoid_when hints, argument normalizers, field maps and
-// core tools — as data, so that a fleet gets good search and clean calls
-// for well-known servers without writing kind_settings.
+// core tools — as data, so that a fleet can get good search and clean
+// calls for well-known servers without writing kind_settings.
+//
+// Status: presets are matched, merged and listed (`mcpfleet presets`), but
+// New and catalog.FromFleet do not call Apply yet, so a running Mux still
+// reads only the fleet file's own kind_settings (docs/presets.md).
 //
 // Each preset is an embedded presets/<name>.yaml: the serverInfo names it
 // matches, the server's tool names (its fingerprint) and a settings block
