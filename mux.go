@@ -46,6 +46,7 @@ type Mux struct {
 	closed atomic.Bool
 
 	store ResultStore             // nil when offloading is off
+	near  *MemoryStore            // results this process stored in a shared store; nil for the default store
 	neut  *neutralize.Neutralizer // nil when neutralization is off
 	pin   *pinner                 // nil when pinning is off
 	cache *callCache              // nil when no kind is cached
@@ -108,6 +109,8 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		m.store = o.store
 		if m.store == nil {
 			m.store = NewMemoryStore(cfg.ResultStore.MaxBytes, cfg.ResultStore.TTL)
+		} else {
+			m.near = NewMemoryStore(nearBytes, cfg.ResultStore.TTL)
 		}
 	}
 	if !o.noNeutralize && cfg.NeutralizeOn() {

@@ -62,6 +62,8 @@ func (m *Mux) offload(ctx context.Context, c *Call, rd *readable, tok, limit int
 	if err != nil {
 		m.log.Warn("offload failed; returning a preview only", "server", c.Server, "tool", c.Tool, "err", err)
 		off.Handle = ""
+	} else if m.near != nil {
+		m.near.keep(h, StoredResult{Server: c.Server, Tool: c.Tool, Owner: CallerFrom(ctx), Text: text})
 	}
 	if m.opts.metrics != nil && off.Handle != "" {
 		m.opts.metrics.Offloaded(ctx, c, int64(len(text)))
@@ -252,7 +254,13 @@ func (m *Mux) stored(ctx context.Context, handle string) (StoredResult, error) {
 	if m.store == nil {
 		return StoredResult{}, fmt.Errorf("%w: offloading is off", ErrResultNotFound)
 	}
-	sr, err := m.store.Get(ctx, strings.TrimSpace(handle))
+	h := strings.TrimSpace(handle)
+	if m.near != nil {
+		if sr, err := m.near.Get(ctx, h); err == nil {
+			return m.owned(ctx, handle, sr, nil)
+		}
+	}
+	sr, err := m.store.Get(ctx, h)
 	return m.owned(ctx, handle, sr, err)
 }
 

@@ -189,7 +189,11 @@ func WithMetrics(mx Metrics) Option { return func(o *options) { o.metrics = mx }
 
 // WithResultStore keeps offloaded results in s instead of the default
 // in-memory store (LRU, 1h TTL, 256 MiB, or the fleet file's result_store
-// bounds, which then no longer apply).
+// bounds, which then no longer apply). Results never change once stored,
+// so the Mux also keeps up to 64 MiB of those it stored itself in memory,
+// each for result_store.ttl, and reads them there without asking s: on a
+// shared store, the replica that made a handle answers it with no round
+// trip.
 func WithResultStore(s ResultStore) Option { return func(o *options) { o.store = s } }
 
 // WithoutOffload returns every result whole, however large.

@@ -29,11 +29,29 @@ type LineReader interface {
 // time.
 const grepBatchLines = 4096
 
+// nearBytes bounds the results a Mux keeps in memory, in front of a
+// store given with WithResultStore, of those it stored itself.
+const nearBytes = 64 << 20
+
+// lineReader is the store's LineReader, or nil when the store has none
+// or handle's whole text is in this process (m.near): results never
+// change once stored, so the replica that stored one reads it without a
+// round trip.
+func (m *Mux) lineReader(ctx context.Context, handle string) LineReader {
+	if m.near != nil {
+		if _, err := m.near.Get(ctx, strings.TrimSpace(handle)); err == nil {
+			return nil
+		}
+	}
+	lr, _ := m.store.(LineReader)
+	return lr
+}
+
 // readPage returns lines [offset, offset+limit) of a stored result, as
 // offload.Read bounds them, after the owner check.
 func (m *Mux) readPage(ctx context.Context, handle string, offset, limit int) (StoredResult, offload.Page, error) {
-	lr, ok := m.store.(LineReader)
-	if !ok {
+	lr := m.lineReader(ctx, handle)
+	if lr == nil {
 		sr, err := m.stored(ctx, handle)
 		if err != nil {
 			return StoredResult{}, offload.Page{}, err
@@ -55,8 +73,8 @@ func (m *Mux) readPage(ctx context.Context, handle string, offset, limit int) (S
 
 // grepStored searches a stored result, after the owner check.
 func (m *Mux) grepStored(ctx context.Context, handle, pattern string, context int) (StoredResult, offload.Grep, error) {
-	lr, ok := m.store.(LineReader)
-	if !ok {
+	lr := m.lineReader(ctx, handle)
+	if lr == nil {
 		sr, err := m.stored(ctx, handle)
 		if err != nil {
 			return StoredResult{}, offload.Grep{}, err

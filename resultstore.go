@@ -88,21 +88,41 @@ func (m *MemoryStore) Put(ctx context.Context, r StoredResult) (string, error) {
 	if size > m.maxBytes {
 		return "", ErrResultTooLarge
 	}
-	now := m.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	h := offload.NewHandle()
 	for m.items[h] != nil { // 48 random bits: a collision is rare, not impossible
 		h = offload.NewHandle()
 	}
+	m.keepLocked(h, r)
+	return h, nil
+}
+
+// keep holds r under a handle another store gave it (see Mux.near); a
+// text larger than the budget is not kept.
+func (m *MemoryStore) keep(h string, r StoredResult) {
+	if int64(len(r.Text)) > m.maxBytes {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if el := m.items[h]; el != nil {
+		m.removeLocked(el)
+	}
+	m.keepLocked(h, r)
+}
+
+// keepLocked stores r under h, evicting to stay under the budget.
+func (m *MemoryStore) keepLocked(h string, r StoredResult) {
+	now := m.now()
 	m.expireLocked(now)
+	size := int64(len(r.Text))
 	for m.bytes+size > m.maxBytes {
 		m.removeLocked(m.ll.Back())
 	}
 	r.Stored = now
 	m.items[h] = m.ll.PushFront(&memoryEntry{handle: h, sr: r, expires: now.Add(m.ttl)})
 	m.bytes += size
-	return h, nil
 }
 
 // Get returns the result stored under handle, or ErrResultNotFound.

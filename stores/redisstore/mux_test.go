@@ -77,3 +77,50 @@ func TestMuxAnswersAsWithMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestStoringReplicaReadsLocally: the replica that offloaded a result
+// reads and greps it from its own memory, with no Redis round trip, and
+// answers exactly as a replica that reads it from Redis; the owner check
+// holds on both.
+func TestStoringReplicaReadsLocally(t *testing.T) {
+	addr := testservice.Redis(t)
+	st := open(t, addr, config.ResultStore{})
+	trips := &tripCounter{}
+	st.Client().AddHook(trips)
+	a := newMux(t, mcpfleet.WithResultStore(st.Results))
+	b := newMux(t, mcpfleet.WithResultStore(open(t, addr, config.ResultStore{}).Results))
+	ctx := mcpfleet.WithCaller(t.Context(), "token:alice")
+	ra, err := a.CallTool(ctx, "big-1", "big", json.RawMessage(`{"bytes": 2000000}`))
+	if err != nil || ra.Offload == nil || ra.Offload.Handle == "" {
+		t.Fatalf("call on a: %v, offload %v", err, ra)
+	}
+	h := ra.Offload.Handle
+	before := trips.n.Load()
+	for _, page := range [][2]int{{0, 10}, {9000, 400}, {ra.Offload.Lines - 3, 10}} {
+		got, err := a.ReadResult(ctx, h, page[0], page[1])
+		if err != nil {
+			t.Fatalf("ReadResult on a: %v", err)
+		}
+		want, err := b.ReadResult(ctx, h, page[0], page[1])
+		if err != nil {
+			t.Fatalf("ReadResult on b: %v", err)
+		}
+		if got != want {
+			t.Errorf("ReadResult(%v): the storing replica differs from one reading Redis:\n%.300s\nwant\n%.300s", page, got, want)
+		}
+	}
+	got, err := a.GrepResult(ctx, h, `line 4242:`, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := b.GrepResult(ctx, h, `line 4242:`, 1); got != want {
+		t.Errorf("GrepResult: the storing replica differs:\n%.300s\nwant\n%.300s", got, want)
+	}
+	if n := trips.n.Load() - before; n != 0 {
+		t.Errorf("the storing replica made %d Redis round trips to read its own result, want 0", n)
+	}
+	bob := mcpfleet.WithCaller(t.Context(), "token:bob")
+	if _, err := a.ReadResult(bob, h, 0, 10); err == nil {
+		t.Error("another caller read the result from the storing replica's memory")
+	}
+}
