@@ -32,13 +32,25 @@ import (
 // implements it on Redis, so that replicas share hits; the default keeps
 // 64 MiB in memory. A store given with WithResponseCache gets a 64 MiB
 // in-memory tier in front of it, so that repeated hits in one process
-// cost no round trip; each entry there expires when the store's does.
+// cost no round trip; each entry there expires when the store's does. A
+// store that is also a [CacheFeed] fills that tier with what other
+// replicas set.
 type ResponseCache interface {
 	// Get returns the value under key, or ok=false when there is none or
 	// it expired.
 	Get(ctx context.Context, key string) (value []byte, ok bool, err error)
 	// Set keeps value under key for ttl.
 	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
+}
+
+// CacheFeed is an optional interface of a [ResponseCache] shared by
+// several processes, as stores/rediscache is: Watch calls fn with the key
+// and value of each entry another process sets, until ctx ends, and
+// returns then. The Mux copies each into its in-process tier, so that the
+// first hit on a replica of an entry another replica made costs no round
+// trip. A feed that loses entries only costs those round trips back.
+type CacheFeed interface {
+	Watch(ctx context.Context, fn func(key string, value []byte))
 }
 
 // CacheResult says how the response cache answered a call.
@@ -201,6 +213,15 @@ func (cc *callCache) get(ctx context.Context, key string) ([]byte, bool) {
 		_ = cc.mem.Set(ctx, key, v, cachedExpiry(v).Sub(now))
 	}
 	return js, ok
+}
+
+// fed copies an entry another process set into the in-process tier,
+// until it expires there.
+func (cc *callCache) fed(key string, v []byte) {
+	now := time.Now()
+	if _, ok := unwrapCached(v, now); ok {
+		_ = cc.mem.Set(context.Background(), key, v, cachedExpiry(v).Sub(now))
+	}
 }
 
 // getMem reads the in-process tier only.

@@ -183,6 +183,9 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 		m.wg.Add(1)
 		go m.healthLoop()
 	}
+	if feed, ok := o.cache.(CacheFeed); ok && m.cache != nil {
+		m.wg.Go(func() { feed.Watch(m.life, m.cache.fed) })
+	}
 	return m, nil
 }
 

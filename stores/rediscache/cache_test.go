@@ -1,6 +1,7 @@
 package rediscache_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"sync/atomic"
@@ -47,12 +48,18 @@ func TestGetSet(t *testing.T) {
 // in the Redis at addr, as one mcpfleet serve replica would.
 func replica(t *testing.T, url, addr string) *mcpfleet.Mux {
 	t.Helper()
+	return replicaWith(t, url, rediscache.New(client(t, addr), "mcpfleet-test:"))
+}
+
+// replicaWith is replica with the response cache c.
+func replicaWith(t *testing.T, url string, c mcpfleet.ResponseCache) *mcpfleet.Mux {
+	t.Helper()
 	cfg := &config.Fleet{
 		Servers: []config.Server{{Name: "s1", Kind: "test", Transport: "http", URL: url}},
 		Cache:   config.Cache{Kinds: map[string]config.KindCache{"test": {TTL: time.Minute}}},
 	}
 	mx, err := mcpfleet.New(t.Context(), cfg, mcpfleet.WithHealthInterval(-1),
-		mcpfleet.WithResponseCache(rediscache.New(client(t, addr), "mcpfleet-test:")))
+		mcpfleet.WithResponseCache(c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,25 +99,128 @@ func TestSharedBetweenReplicas(t *testing.T) {
 	}
 }
 
-// TestLocalTier: a replica answers its own repeated hits from memory, and
-// another replica finds only what Redis holds.
+// fedSignal is a Cache that tells the test each time its Watch has
+// handed an entry to the Mux.
+type fedSignal struct {
+	*rediscache.Cache
+	fed chan string
+}
+
+func (f fedSignal) Watch(ctx context.Context, fn func(string, []byte)) {
+	f.Cache.Watch(ctx, func(k string, v []byte) {
+		fn(k, v)
+		select {
+		case f.fed <- k:
+		case <-ctx.Done():
+		}
+	})
+}
+
+// subscribers waits until n clients watch the test prefix's feed.
+func subscribers(t *testing.T, rdb *redis.Client, n int64) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		m, err := rdb.PubSubNumSub(t.Context(), "mcpfleet-test:cache-feed").Result()
+		if err == nil && m["mcpfleet-test:cache-feed"] >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d watchers of the feed after 10s, want %d (err %v)", m["mcpfleet-test:cache-feed"], n, err)
+		}
+	}
+}
+
+// TestLocalTier: a replica answers its own repeated hits from memory; a
+// replica watching the feed got the entry in memory when it was made;
+// one that started later finds only what Redis holds.
 func TestLocalTier(t *testing.T) {
 	addr := testservice.Redis(t)
 	calls := new(atomic.Int64)
 	url := testfleet.ServeHTTP(t, testfleet.NewServer("s1", testfleet.Options{Calls: calls}))
-	a, b := replica(t, url, addr), replica(t, url, addr)
+	rdb := client(t, addr)
+	fb := fedSignal{Cache: rediscache.New(client(t, addr), "mcpfleet-test:"), fed: make(chan string, 1)}
+	a, b := replica(t, url, addr), replicaWith(t, url, fb)
+	subscribers(t, rdb, 2)
 	echo(t, a, "x")
-	if err := client(t, addr).FlushAll(t.Context()).Err(); err != nil {
+	select {
+	case <-fb.fed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("replica b got no entry from the feed in 10s")
+	}
+	c := replica(t, url, addr)
+	if err := rdb.FlushAll(t.Context()).Err(); err != nil {
 		t.Fatal(err)
 	}
 	if res := echo(t, a, "x"); res.Cache != mcpfleet.CacheHit {
 		t.Errorf("replica a after Redis lost the entry: %q, want a hit from its memory tier", res.Cache)
 	}
-	if res := echo(t, b, "x"); res.Cache != mcpfleet.CacheMiss {
-		t.Errorf("replica b after Redis lost the entry: %q, want miss", res.Cache)
+	if res := echo(t, b, "x"); res.Cache != mcpfleet.CacheHit {
+		t.Errorf("replica b, fed the entry, after Redis lost it: %q, want a hit from its memory tier", res.Cache)
+	}
+	if res := echo(t, c, "x"); res.Cache != mcpfleet.CacheMiss {
+		t.Errorf("replica c, started after the entry was made, after Redis lost it: %q, want miss", res.Cache)
 	}
 	if calls.Load() != 2 {
 		t.Errorf("%d server calls, want 2", calls.Load())
+	}
+}
+
+// TestWatch: Watch hands over what another Cache sets, in order, and
+// neither its own entries nor values over FeedMaxBytes.
+func TestWatch(t *testing.T) {
+	addr := testservice.Redis(t)
+	rdb := client(t, addr)
+	a := rediscache.New(client(t, addr), "mcpfleet-test:")
+	b := rediscache.New(client(t, addr), "mcpfleet-test:")
+	type entry struct{ key, value string }
+	got := map[*rediscache.Cache]chan entry{a: make(chan entry, 16), b: make(chan entry, 16)}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{}, 2)
+	for c, ch := range got {
+		go func() {
+			c.Watch(ctx, func(k string, v []byte) { ch <- entry{k, string(v)} })
+			done <- struct{}{}
+		}()
+	}
+	subscribers(t, rdb, 2)
+	big := strings.Repeat("x", rediscache.FeedMaxBytes+1)
+	for _, e := range []entry{{"k1", "v1"}, {"big", big}, {"k2", ""}} {
+		if err := a.Set(t.Context(), e.key, []byte(e.value), time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Set(t.Context(), "from-b", []byte("vb"), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	next := func(c *rediscache.Cache, name string) entry {
+		select {
+		case e := <-got[c]:
+			return e
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s got nothing from the feed in 10s", name)
+			return entry{}
+		}
+	}
+	for _, want := range []entry{{"k1", "v1"}, {"k2", ""}} {
+		if e := next(b, "b"); e != want {
+			t.Errorf("b got %q=%.20q, want %q=%q (a value over FeedMaxBytes is not fed)", e.key, e.value, want.key, want.value)
+		}
+	}
+	// Redis delivers in order: had a been fed its own entries, they would
+	// come before b's.
+	if e := next(a, "a"); e != (entry{"from-b", "vb"}) {
+		t.Errorf("a got %q=%.20q first, want b's entry (never its own)", e.key, e.value)
+	}
+	if v, ok, err := b.Get(t.Context(), "big"); err != nil || !ok || len(v) != len(big) {
+		t.Errorf("the big value is not in Redis: %d bytes, %v, %v", len(v), ok, err)
+	}
+	cancel()
+	for range 2 {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Watch did not return when its ctx ended")
+		}
 	}
 }
 

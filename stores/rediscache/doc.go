@@ -11,6 +11,14 @@
 // the kind's TTL, so Redis expires it; eviction under memory pressure is
 // Redis's own (an allkeys-lru or volatile-lru policy suits a cache).
 //
+// Set also publishes each value of at most FeedMaxBytes on the channel
+// prefix + "cache-feed", in the same round trip, and Watch (the Mux calls
+// it, as mcpfleet.CacheFeed) copies what the other replicas publish into
+// the Mux's in-memory tier: the first hit on one replica of an entry
+// another made costs no round trip. Each replica then holds the entries
+// all replicas made, within its 64 MiB tier; larger values are read from
+// Redis on their first hit.
+//
 // When Redis cannot be reached, Get and Set return the error and the
 // multiplexer bypasses the cache for a second: calls go to their servers
 // and nothing fails. go-redis reconnects on its own.
