@@ -227,8 +227,10 @@ func TestCacheWaiterTimeout(t *testing.T) {
 // BenchmarkResponseCache compares a call to a stdio server that the cache
 // does not cover with the same call answered from the cache: in memory;
 // with Redis, repeated in one process (from the memory tier in front of
-// Redis) and first in this process (from Redis itself: another Mux made
-// the entry just before, untimed); and misses (new arguments every call),
+// Redis); first in this process, of an entry another Mux made a round
+// earlier (fed into the memory tier by the Redis cache's feed) and just
+// before, untimed (the feed racing the call: from Redis or from memory);
+// and misses (new arguments every call),
 // which pay for the key, the encoding and the store on top of the call.
 // The variants run interleaved call by call, in a new random order
 // each round, each on its own Mux and stdio child, and it reports the median of each and their ratios to the
@@ -243,11 +245,13 @@ func BenchmarkResponseCache(b *testing.B) {
 		name          string
 		cached, redis bool
 		miss, remote  bool
+		fed           bool
 	}{
 		{name: "uncached"},
 		{name: "memory-hit", cached: true},
 		{name: "redis-hit", cached: true, redis: true},
 		{name: "redis-remote-hit", cached: true, redis: true, remote: true},
+		{name: "redis-fed-hit", cached: true, redis: true, remote: true, fed: true},
 		{name: "memory-miss", cached: true, miss: true},
 		{name: "redis-miss", cached: true, redis: true, miss: true},
 	}
@@ -291,13 +295,27 @@ func BenchmarkResponseCache(b *testing.B) {
 		if v.remote {
 			maker = newMux(true, true, prefix)
 		}
+		// A fed hit finds an entry another Mux made a round earlier (a few
+		// milliseconds), which the feed has had time to bring.
+		nonce := strconv.FormatInt(time.Now().UnixNano(), 36)
+		fedArgs := func(i int) json.RawMessage {
+			return json.RawMessage(`{"text":"fed-` + nonce + `-` + strconv.Itoa(i) + `"}`)
+		}
+		if v.fed {
+			do(maker, fedArgs(0))
+		}
 		calls[k] = func(i int) time.Duration {
 			args := hit
-			if v.miss || v.remote {
+			switch {
+			case v.fed:
+				args = fedArgs(i)
+				// The next round's entry, made after this call is timed.
+				defer do(maker, fedArgs(i+1))
+			case v.miss || v.remote:
 				args = fresh(i)
-			}
-			if maker != nil {
-				do(maker, args)
+				if maker != nil {
+					do(maker, args)
+				}
 			}
 			start := time.Now()
 			res := do(mx, args)
