@@ -12,15 +12,40 @@ import (
 
 const defaultInstruction = "You are a focused operations subagent. Use the tools to gather facts for the task, then answer concisely with the evidence (names, values, times). If a tool result says REJECTED or ERROR, fix the call or try another tool; do not repeat a failing call unchanged."
 
-func slicePrompt(servers []string, kindOf func(string) string, preloaded func(string) bool) string {
+// slicePrompt names the slice's servers and their kinds, says once which
+// servers' tools wait in the catalog (whose block says how to load them),
+// and explains the "server" argument only when a kind has two servers or
+// more, the only case in which tools take one.
+func slicePrompt(servers []string, kindOf func(string) string, preloaded func(string) bool, catalog bool) string {
 	parts := make([]string, len(servers))
+	var later []string
+	perKind := map[string]int{}
+	shared := false
 	for i, s := range servers {
-		parts[i] = fmt.Sprintf("%s (%s)", s, kindOf(s))
+		k := kindOf(s)
+		parts[i] = fmt.Sprintf("%s (%s)", s, k)
+		perKind[k]++
+		shared = shared || perKind[k] > 1
 		if !preloaded(s) {
-			parts[i] = fmt.Sprintf("%s (%s; its tools are not preloaded: find them with searchTools, then loadTools)", s, kindOf(s))
+			later = append(later, s)
 		}
 	}
-	return "Your servers: " + strings.Join(parts, ", ") + ". Tools taking a \"server\" argument reach every listed server of their kind."
+	out := "Your servers: " + strings.Join(parts, ", ") + "."
+	if len(later) > 0 {
+		whose := later[0]
+		if n := len(later); n > 1 {
+			whose = strings.Join(later[:n-1], ", ") + " and " + later[n-1]
+		}
+		how := "find them with searchTools, then loadTools"
+		if catalog {
+			how = "load them from the catalog below"
+		}
+		out += " The tools of " + whose + " are not preloaded: " + how + "."
+	}
+	if shared {
+		out += " Tools taking a \"server\" argument reach every listed server of their kind."
+	}
+	return out
 }
 
 // catalogPrompt frames the deferred catalog. The catalog's block already

@@ -315,8 +315,9 @@ func (sa *Subagent) instruction() string {
 		}
 	}
 	kindOf := func(s string) string { k, _ := sa.mx.KindOf(s); return k }
-	in += "\n\n" + slicePrompt(sa.cfg.Servers, kindOf, func(s string) bool { return on[s] })
-	if block := sa.sess.CatalogBlock(); block != "" {
+	block := sa.sess.CatalogBlock()
+	in += "\n\n" + slicePrompt(sa.cfg.Servers, kindOf, func(s string) bool { return on[s] }, block != "")
+	if block != "" {
 		in += "\n\n" + catalogPrompt(block)
 	}
 	return in
