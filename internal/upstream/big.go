@@ -145,7 +145,7 @@ type bigReader struct {
 	err   error
 }
 
-// lineBlocks holds a long line as it is read, in blocks of up to
+// lineBlocks holds a long line as it is read, in blocks that double up to
 // lineBlock bytes: joined once at the end, it costs its size twice for a
 // moment, where a doubling buffer would hold up to twice its size until
 // it is decoded, and more while growing.
@@ -161,7 +161,11 @@ func (l *lineBlocks) add(b []byte) {
 	for len(b) > 0 {
 		k := len(l.blocks) - 1
 		if k < 0 || len(l.blocks[k]) == cap(l.blocks[k]) {
-			l.blocks = append(l.blocks, make([]byte, 0, min(lineBlock, max(len(b), 4<<10))))
+			size := 4 << 10
+			if k >= 0 {
+				size = min(lineBlock, 2*cap(l.blocks[k]))
+			}
+			l.blocks = append(l.blocks, make([]byte, 0, size))
 			k++
 		}
 		room := cap(l.blocks[k]) - len(l.blocks[k])
@@ -182,7 +186,9 @@ func (l *lineBlocks) join(b []byte) []byte {
 }
 
 func newBigReader(src io.Reader, stash *bigStash) *bigReader {
-	return &bigReader{src: bufio.NewReaderSize(src, 64<<10), stash: stash}
+	// A small buffer: it is held per server for the connection's life,
+	// and longer lines are gathered in lineBlocks anyway.
+	return &bigReader{src: bufio.NewReaderSize(src, 4<<10), stash: stash}
 }
 
 // Read implements io.Reader.
@@ -209,7 +215,9 @@ func (d *bigReader) Read(p []byte) (int, error) {
 		}
 	}
 	n := copy(p, d.out)
-	d.out = d.out[n:]
+	if d.out = d.out[n:]; len(d.out) == 0 {
+		d.out = nil // a joined line is not kept while the server is idle
+	}
 	return n, nil
 }
 
