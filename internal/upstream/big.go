@@ -378,20 +378,64 @@ func decodeText(item raw) (mcp.TextContent, raw, bool) {
 
 // unquote decodes the JSON string s exactly as encoding/json does (its
 // unquoteBytes: the same escapes, surrogate pairs, and ill-formed UTF-8
-// coerced to U+FFFD), writing straight into the string it returns.
+// coerced to U+FFFD), writing straight into the string it returns. A first
+// pass measures the string, so that it holds no spare capacity: it may be
+// kept for long (an offloaded result).
 func unquote(s []byte) (string, bool) {
 	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
 		return "", false
 	}
 	s = s[1 : len(s)-1]
-	var b strings.Builder
-	b.Grow(len(s))
+	var n sink
+	if !unquoteTo(&n, s) {
+		return "", false
+	}
+	b := sink{b: new(strings.Builder)}
+	b.b.Grow(n.n)
+	unquoteTo(&b, s)
+	return b.b.String(), true
+}
+
+// sink counts what unquoteTo writes, and writes it to b when b is set.
+type sink struct {
+	b *strings.Builder
+	n int
+}
+
+func (w *sink) write(p []byte) {
+	if w.b != nil {
+		w.b.Write(p)
+	}
+	w.n += len(p)
+}
+
+func (w *sink) writeByte(c byte) {
+	if w.b != nil {
+		w.b.WriteByte(c)
+	}
+	w.n++
+}
+
+func (w *sink) writeRune(r rune) {
+	if w.b != nil {
+		w.b.WriteRune(r)
+	}
+	if l := utf8.RuneLen(r); l > 0 {
+		w.n += l
+	} else {
+		w.n += utf8.RuneLen(utf8.RuneError)
+	}
+}
+
+// unquoteTo writes the decoded JSON string body s to w; false when s is
+// not a valid one.
+func unquoteTo(w *sink, s []byte) bool {
 	for r := 0; r < len(s); {
 		j := r
 		for j < len(s) && s[j] != '\\' && s[j] != '"' && s[j] >= ' ' && s[j] < utf8.RuneSelf {
 			j++
 		}
-		b.Write(s[r:j])
+		w.write(s[r:j])
 		if r = j; r == len(s) {
 			break
 		}
@@ -399,50 +443,50 @@ func unquote(s []byte) (string, bool) {
 		case c == '\\':
 			r++
 			if r >= len(s) {
-				return "", false
+				return false
 			}
 			switch s[r] {
 			case '"', '\\', '/', '\'':
-				b.WriteByte(s[r])
+				w.writeByte(s[r])
 			case 'b':
-				b.WriteByte('\b')
+				w.writeByte('\b')
 			case 'f':
-				b.WriteByte('\f')
+				w.writeByte('\f')
 			case 'n':
-				b.WriteByte('\n')
+				w.writeByte('\n')
 			case 'r':
-				b.WriteByte('\r')
+				w.writeByte('\r')
 			case 't':
-				b.WriteByte('\t')
+				w.writeByte('\t')
 			case 'u':
 				rr := getu4(s[r-1:])
 				if rr < 0 {
-					return "", false
+					return false
 				}
 				r += 5
 				if utf16.IsSurrogate(rr) {
 					if dec := utf16.DecodeRune(rr, getu4(s[r:])); dec != unicode.ReplacementChar {
 						r += 6
-						b.WriteRune(dec)
+						w.writeRune(dec)
 						continue
 					}
 					rr = unicode.ReplacementChar
 				}
-				b.WriteRune(rr)
+				w.writeRune(rr)
 				continue
 			default:
-				return "", false
+				return false
 			}
 			r++
 		case c == '"', c < ' ':
-			return "", false
+			return false
 		default:
 			rr, size := utf8.DecodeRune(s[r:])
 			r += size
-			b.WriteRune(rr)
+			w.writeRune(rr)
 		}
 	}
-	return b.String(), true
+	return true
 }
 
 // getu4 decodes \uXXXX from the start of s, or returns -1.
