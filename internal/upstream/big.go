@@ -23,14 +23,14 @@ import (
 const BigResultBytes = 1 << 20
 
 // A big answer to a tools/call is decoded here, not by mcp-go, because
-// mcp-go's stdio transport and CallToolResult decoder hold a message of L
-// bytes about nine times over (the line read as a string, two []byte
+// mcp-go's stdio transport and CallToolResult decoder allocate a message of
+// L bytes about nine times over (the line read as a string, two []byte
 // conversions of it, the result as json.RawMessage, each content part and
 // structuredContent copied again as raw bytes, and the decoded strings),
 // and several of those copies are alive together: for a 40 MB answer the
 // heap peaks at about 200 MB more than the answer. bigReader reads the
-// line once into its own buffer and decodes the result from it without
-// copying raw bytes; mcp-go gets a small stand-in answer with the same
+// line once (in blocks, joined once) and decodes the result from it
+// without copying raw bytes; mcp-go gets a small stand-in answer with the same
 // id, and the decoded result reaches the caller through the call's
 // context (WithBigResult), handed over by bigStdio.SendRequest.
 //
