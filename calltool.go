@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpfleet/mcpfleet/internal/detach"
+	"github.com/mcpfleet/mcpfleet/internal/upstream"
 	"github.com/mcpfleet/mcpfleet/normalizers"
 )
 
@@ -248,7 +249,11 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	req.Params.Arguments = c.Args
 	// On ctx's end mcp-go sends notifications/cancelled, so the server can
 	// stop the work too.
+	// A big answer on stdio is decoded by the transport, which hands it
+	// over through upctx (see upstream.BigResult).
+	upctx, big := upstream.WithBigResult(upctx)
 	out, err := m.callUpstream(ctx, upctx, cl, c, req)
+	out = big.Take(out)
 	if err != nil {
 		if cctx.Err() != nil {
 			// Only our own timeout says the server is failing; the

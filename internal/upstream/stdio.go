@@ -24,7 +24,10 @@ const DefaultMaxResultBytes = 64 << 20
 // transport reads the child's stdout with no hook to bound a message. The
 // child is shut down as mcp-go's would be: stdin closed, then SIGTERM,
 // then SIGKILL.
-func cutStdio(life context.Context, spec Spec, w *exitWatch, limit int64) (*transport.Stdio, error) {
+//
+// Big tools/call answers are decoded here too, not by mcp-go (see
+// bigReader).
+func cutStdio(life context.Context, spec Spec, w *exitWatch, limit int64) (transport.Interface, error) {
 	cmd, err := commandFunc(spec, w)(life, spec.Command, nil, spec.Args)
 	if err != nil {
 		return nil, err
@@ -52,7 +55,9 @@ func cutStdio(life context.Context, spec Spec, w *exitWatch, limit int64) (*tran
 	}
 	p := &child{cmd: cmd, stdin: stdin, done: make(chan struct{})}
 	go func() { p.err = cmd.Wait(); close(p.done) }()
-	return transport.NewIO(newCutReader(stdout, limit), p, stdout), nil
+	stash := newBigStash()
+	t := transport.NewIO(newBigReader(newCutReader(stdout, limit), stash), p, stdout)
+	return &bigStdio{Stdio: t, stash: stash}, nil
 }
 
 // child is a started stdio server; closing it closes its stdin and waits
