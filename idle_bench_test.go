@@ -1,11 +1,13 @@
 package mcpfleet_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,4 +75,52 @@ func procStatusMiB(field string) float64 {
 		}
 	}
 	return 0
+}
+
+// BenchmarkIdleRSS measures the same idle fleet as BenchmarkIdleFleet,
+// but each side as a small program of its own (testdata/idlerss), so
+// that the figure is the process a user runs, not a test binary: a
+// library Mux, and one plain mcp-go stdio client per server (initialized,
+// tools listed). Each op starts one program of each, in alternating
+// order; it reports the median RSS of each and mux/bare.
+//
+//	go test -run '^$' -bench BenchmarkIdleRSS -benchtime 6x .
+func BenchmarkIdleRSS(b *testing.B) {
+	dir := b.TempDir()
+	bins := map[string]string{"fleetserver": "./examples/incident/fleet/cmd/fleetserver", "idlerss": "./testdata/idlerss"}
+	for name, pkg := range bins {
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput(); err != nil {
+			b.Fatalf("build %s: %v\n%s", name, err, out)
+		}
+	}
+	run := func(mode string) float64 {
+		cmd := exec.Command(filepath.Join(dir, "idlerss"), "-mode", mode, "-config", "examples/incident/fleet.yaml")
+		cmd.Env = append(os.Environ(), "MCPFLEET_FLEET_BIN="+filepath.Join(dir, "fleetserver"))
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatalf("idlerss -mode %s: %v", mode, err)
+		}
+		var got struct {
+			RSS float64 `json:"rss_mib"`
+		}
+		if err := json.Unmarshal(out, &got); err != nil || got.RSS <= 0 {
+			b.Fatalf("idlerss -mode %s printed %q: %v", mode, out, err)
+		}
+		return got.RSS
+	}
+	var mux, bare []float64
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			mux, bare = append(mux, run("mux")), append(bare, run("bare"))
+		} else {
+			bare, mux = append(bare, run("bare")), append(mux, run("mux"))
+		}
+		i++
+	}
+	median := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
+	m, bb := median(mux), median(bare)
+	b.ReportMetric(m, "mux-RSS-MiB")
+	b.ReportMetric(bb, "bare-RSS-MiB")
+	b.ReportMetric(m/bb, "mux/bare")
 }
