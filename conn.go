@@ -3,6 +3,7 @@ package mcpfleet
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -213,7 +214,7 @@ func (sc *serverConn) setToolsLocked(list []mcp.Tool) {
 			continue
 		}
 		seen[t.Name] = true
-		all = append(all, normalizeTool(t))
+		all = append(all, sc.m.defs.tool(normalizeTool(t)))
 	}
 	var pins map[string]*PinIssue
 	if sc.m.pin != nil {
@@ -228,6 +229,38 @@ func (sc *serverConn) setToolsLocked(list []mcp.Tool) {
 		order = append(order, t)
 	}
 	sc.tools, sc.order, sc.all, sc.pins = tools, order, all, pins
+}
+
+// interner keeps one copy of each tool description and input schema, so
+// that a fleet of five identical servers holds their definitions once,
+// not five times. Entries stay for the Mux's life; they are bounded by
+// the distinct definitions the fleet ever listed.
+type interner struct {
+	mu      sync.Mutex
+	descs   map[string]string
+	schemas map[[sha256.Size]byte]json.RawMessage
+}
+
+// tool returns t with its description and raw input schema replaced by
+// the copies already held, when there are.
+func (in *interner) tool(t mcp.Tool) mcp.Tool {
+	sum := sha256.Sum256(t.RawInputSchema)
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.descs == nil {
+		in.descs, in.schemas = map[string]string{}, map[[sha256.Size]byte]json.RawMessage{}
+	}
+	if d, ok := in.descs[t.Description]; ok {
+		t.Description = d
+	} else {
+		in.descs[t.Description] = t.Description
+	}
+	if s, ok := in.schemas[sum]; ok {
+		t.RawInputSchema = s
+	} else {
+		in.schemas[sum] = t.RawInputSchema
+	}
+	return t
 }
 
 // normalizeTool keeps a tool's input schema as JSON, so kinds compare and

@@ -55,6 +55,9 @@ type Mux struct {
 	// wg.Wait (start.go).
 	tcache  *toolCache
 	startMu sync.Mutex
+	// defs holds one copy of each tool description and input schema the
+	// servers list: servers of one kind list the same ones.
+	defs interner
 }
 
 // snapshot is an immutable view of the fleet's tools, swapped atomically

@@ -1,7 +1,6 @@
 package upstream
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"sync"
@@ -52,7 +51,14 @@ func (x *exitWatch) started() {
 	}
 	_ = w.Close()
 	go func() {
-		_, _ = io.Copy(io.Discard, r)
+		// Nothing is ever written: the read returns at EOF, when the
+		// last holder is gone. A one-byte buffer, not io.Copy's.
+		var b [1]byte
+		for {
+			if _, err := r.Read(b[:]); err != nil {
+				break
+			}
+		}
 		_ = r.Close()
 		x.onExit()
 	}()

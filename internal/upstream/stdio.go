@@ -33,7 +33,15 @@ func cutStdio(life context.Context, spec Spec, w *exitWatch, limit int64) (trans
 		return nil, err
 	}
 	if cmd.Stderr == nil {
-		cmd.Stderr = io.Discard
+		// A file, not io.Discard: exec then hands the child the
+		// descriptor itself, instead of a pipe and a goroutine with a copy
+		// buffer per server to throw the bytes away.
+		null, err := os.Open(os.DevNull)
+		if err != nil {
+			return nil, fmt.Errorf("failed to open %s: %w", os.DevNull, err)
+		}
+		defer null.Close() // the child holds its own copy once started
+		cmd.Stderr = null
 	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
