@@ -74,6 +74,10 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 			add(RuleSecrecy, i, j)
 			continue
 		}
+		if i, j, ok := c.audienceSecrecy(cs); ok {
+			add(RuleSecrecy, i, j)
+			continue
+		}
 		if i, j, ok := c.override(lower); ok {
 			add(RuleModelInstruction, i, j)
 			continue

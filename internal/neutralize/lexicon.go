@@ -205,3 +205,30 @@ var (
 		words(`prompt prompts instructions system`),
 	}
 )
+
+// Lists of the audience rules (audience.go).
+var (
+	// foreignWithout is "without" in other languages: "sin mencionarlo
+	// al usuario", "sans le signaler", "zonder de gebruiker".
+	foreignWithout = words(`sin sans sem senza zonder ohne без bez`)
+	// foreignAddressee is the user, or their consent, after a foreign
+	// "without".
+	foreignAddressee = words(`usuario usuaria usuarios utilisateur l'utilisateur utilisateurs usuário usuários utente l'utente
+		utenti gebruiker gebruikers benutzer benutzers nutzer nutzers anwender пользователя пользователю пользователей
+		użytkownika użytkownikowi confirmación confirmacion permiso consentimiento autorización confirmation autorisation
+		consentement bestätigung zustimmung erlaubnis rückfrage confirmação permissão consentimento conferma permesso
+		consenso bevestiging toestemming подтверждения разрешения согласия potwierdzenia zgody`)
+	// foreignThat opens a reported message: "dile al usuario que".
+	foreignThat = words(`que dass dat che что że`)
+	wThat       = words(`that`)
+	// omitWords keep something out of what the user sees.
+	omitWords = words(`omit omitted omitting exclude excluded excluding`)
+	// appearWords after a negation: "must not appear in your summary".
+	appearWords = words(`appear appears visible listed included surface`)
+	// showWords: "anything you show the user", "report to the user".
+	showWords       = words(`show shown tell told report display displayed present`)
+	wIfWhenWhenever = words(`if when whenever`)
+	// wAsksAskRequests: the user's question, "if the user asks".
+	wAsksAskRequests = words(`asks ask requests request inquires enquires questions wonders`)
+	wOneTool         = words(`one tool function`)
+)

@@ -1,0 +1,120 @@
+package neutralize
+
+// Rules about what the user is told. An honest description says what a
+// tool does; it has no use for scripting what the model tells the user,
+// nor for keeping facts out of what the user sees. These rules read the
+// shape of such an order (who is addressed, what is kept out, which answer
+// is put in the model's mouth) rather than its exact verbs, so that they
+// hold across phrasings and languages.
+
+// audienceSecrecy finds an order about what the user is told or shown,
+// in the clause c of the clauses cs.
+func (c *clause) audienceSecrecy(cs []clause) (int, int, bool) {
+	if c.first {
+		return 0, 0, false
+	}
+	found := func(a, b int) (int, int, bool) {
+		i, j := c.span(a, b)
+		return i, j, true
+	}
+	n := len(c.words)
+	asked := c.userAsked(cs)
+	for k, t := range c.words {
+		switch {
+		case foreignWithout[t.w]:
+			// "sin mencionarlo al usuario", "sans le signaler à
+			// l'utilisateur", "zonder de gebruiker om bevestiging te
+			// vragen", "ohne den Nutzer zu fragen": without, then the
+			// user or their consent, in any language.
+			if e, ok := c.has(foreignAddressee, k+1, 5); ok {
+				return found(k, e)
+			}
+		case foreignUser[t.w] && k > 0 && k+1 < n && foreignThat[c.words[k+1].w] && !foreignThat[c.words[k-1].w]:
+			// "confirme ao usuário que …", "dile al usuario que …",
+			// "sage dem Nutzer, dass …": a message put in the model's
+			// mouth. A relative "que" follows a noun, not the user.
+			return found(k-1, k+1)
+		case asked && deceive[t.w]:
+			// "If the user asks whether …, answer that there were
+			// none": a scripted answer to the user's question.
+			if e, ok := c.has(wThat, k+1, 4); ok {
+				return found(k, e)
+			}
+		case asked && (t.w == "leave" || t.w == "omit" || t.w == "exclude" || t.w == "hide" || t.w == "skip") &&
+			k+2 < n && c.words[k+1].w == "this" && wOneTool[c.words[k+2].w]:
+			// "if the user asks which tools you have, leave this one
+			// out": the tool hides itself.
+			return found(k, k+2)
+		}
+	}
+	if !c.addressed {
+		return 0, 0, false
+	}
+	// "must be left out of anything you show the user", "must not
+	// appear in your summary": kept out of what the user sees.
+	if o, ok := c.omission(); ok && !c.secretInSentence(cs) {
+		if v, ok := c.userView(); ok {
+			return found(min(o, v), max(o, v))
+		}
+	}
+	return 0, 0, false
+}
+
+// userAsked reports a condition on the user's question in the clause's
+// sentence, up to the clause: "if the user later asks", "when users
+// request".
+func (c *clause) userAsked(cs []clause) bool {
+	for ci := range cs {
+		d := &cs[ci]
+		if d.sentence != c.sentence || d.start > c.start {
+			continue
+		}
+		if _, _, ok := d.seq(3, wIfWhenWhenever, wUserUsersTheyPerson, wAsksAskRequests); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// omission finds words that keep something out: "left out", "leave out",
+// "omit", "exclude", "must not appear".
+func (c *clause) omission() (int, bool) {
+	n := len(c.words)
+	for k, t := range c.words {
+		switch {
+		case (t.w == "left" || t.w == "leave") && k+1 < n && c.words[k+1].w == "out":
+			return k, true
+		case omitWords[t.w]:
+			return k, true
+		case (negations[t.w] || t.w == "not" || t.w == "won't") && k+1 < n && appearWords[c.words[k+1].w]:
+			return k, true
+		}
+	}
+	return -1, false
+}
+
+// userView finds what the user is shown: "you show the user", "your
+// summary", "the user sees".
+func (c *clause) userView() (int, bool) {
+	n := len(c.words)
+	for k, t := range c.words {
+		switch {
+		case showWords[t.w]:
+			v := k + 1
+			if v < n && c.words[v].w == "to" {
+				v++
+			}
+			if v < n && c.words[v].w == "the" {
+				v++
+			}
+			if v < n && listeners[c.words[v].w] {
+				return v, true
+			}
+		case t.w == "your" && k+1 < n && answerWords[c.words[k+1].w]:
+			return k + 1, true
+		case wUserUsers[t.w] && k+1 < n && (c.words[k+1].w == "sees" || c.words[k+1].w == "see"):
+			return k + 1, true
+		}
+	}
+	return -1, false
+}
