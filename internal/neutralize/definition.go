@@ -255,6 +255,9 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	}
 	hiddenRunes(s, add)
 	base64Runs(s, add)
+	hexRuns(s, add)
+	mixedScripts(s, add)
+	commentOrders(s, add)
 	if len(others) > 0 {
 		n.toolNames(s, others, add)
 	}
