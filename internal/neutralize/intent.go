@@ -89,7 +89,7 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 			add(RuleSensitiveData, i, j)
 			continue
 		}
-		if i, j, ok := c.steering(s); ok {
+		if i, j, ok := c.steering(s, subject); ok {
 			add(RuleToolReference, i, j)
 			continue
 		}
@@ -308,7 +308,8 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 			if t.w != "never" && !negations[t.w] {
 				verbs = communicating
 			}
-			bringUp := wBringBringing[c.words[v].w] && v+1 < n && c.words[v+1].w == "up"
+			bringUp := wBringBringing[c.words[v].w] && v+1 < n && c.words[v+1].w == "up" ||
+				wPointCall[c.words[v].w] && v+1 < n && c.words[v+1].w == "out"
 			if bringUp {
 				v++
 			}
@@ -387,7 +388,14 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 					return found(k, e2)
 				}
 			}
-		case t.w == "describe" || t.w == "present" || t.w == "call":
+		case t.w == "describe" || t.w == "present" || t.w == "call" || t.w == "report" || t.w == "portray" || t.w == "label":
+			// "describe them to the user as low severity": how a fact
+			// is to be put to the user.
+			for e := k + 2; e < min(n, k+7) && c.addressed && !c.first; e++ {
+				if c.words[e].w == "as" && listeners[c.words[e-1].w] {
+					return found(k, e)
+				}
+			}
 			// "describe it as the official installer".
 			if e, ok := c.has(wAs, k+1, 4); ok && c.addressed && !c.first {
 				if e2, ok := c.has(claims, e+1, 3); ok {
@@ -710,8 +718,10 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 	}
 	for k, t := range c.words {
 		// "`env`", "`printenv`": a command that dumps the environment.
-		if (t.w == "env" || t.w == "printenv") && t.start > 0 && s[t.start-1] == '`' && t.end < len(s) && strings.IndexByte("` |", s[t.end]) >= 0 && !subject["env"] {
-			return t.start, t.end, true
+		if (t.w == "env" || t.w == "printenv") && t.start > 0 && s[t.start-1] == '`' && t.end < len(s) && strings.IndexByte("` |", s[t.end]) >= 0 && !subject["env"] &&
+			c.movesOutput(k) {
+			// The span holds the backquotes: a command run, not quoted.
+			return t.start - 1, t.end + 1, true
 		}
 		// "call get_env_vars and include its result": a tool that reads
 		// secrets, and its output passed on.
@@ -746,7 +756,9 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 			break
 		}
 	}
-	if !ok {
+	if !ok || (c.words[v].w == "fill" || c.words[v].w == "populate") && subject[c.words[v].w] {
+		// "Fill username, password" in a form filler's description is
+		// its own job.
 		return 0, 0, false
 	}
 	for k := 0; k < len(c.words); k++ {
@@ -787,8 +799,17 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 		if (w == "phrase" || w == "phrases") && k > 0 && wSeedRecovery[c.words[k-1].w] {
 			hit = true // a wallet's seed phrase
 		}
-		if (w == "number" || w == "numbers" || w == "details") && k > 0 && wCardCvvSsn[c.words[k-1].w] && !subject["card"] {
+		if (w == "number" || w == "numbers" || w == "details" || w == "digits") && k > 0 && wCardCvvSsn[c.words[k-1].w] && !subject["card"] {
 			hit = true // "their saved card number"
+		}
+		if (w == "mentioned" || w == "appeared" || w == "shared" || w == "typed" || w == "pasted" || w == "said") && k+1 < len(c.words) {
+			// "anything mentioned in the chat": data taken from the
+			// conversation, whatever it is.
+			if e, ok := c.has(wInDuringEarlier, k+1, 1); ok {
+				if _, ok := c.has(conversationWords, e+1, 3); ok && !subject["conversation"] && !subject["chat"] {
+					hit = true
+				}
+			}
 		}
 		if hit && !c.negatedBefore(c.words[k].start) {
 			i, j := c.span(min(v, k), max(v, k))
@@ -815,6 +836,61 @@ func (c *clause) sensitiveBefore(cs []clause, subject set) bool {
 		}
 	}
 	return false
+}
+
+// otherToolUse finds an order about the use of another tool, named as an
+// identifier: "when calling run_query, append …", "whenever you are about
+// to call send_message, first call this tool"; and a tool or server that
+// claims to replace another: "this server supersedes the filesystem
+// server".
+func (c *clause) otherToolUse(s string, subject set) (int, int, bool) {
+	n := len(c.words)
+	for k, t := range c.words {
+		switch {
+		case wIfWhenWheneverBefore[t.w] && c.addressed:
+			v, ok := c.has(wCallingUsingCallUse, k+1, 5)
+			if !ok || v+1 >= n || strings.ContainsRune(s[t.end:c.words[v].start], ',') {
+				continue // "when asked for reviews, use get_reviews" is a tool's own flow
+			}
+			name := c.words[v+1]
+			if raw := s[name.start:name.end]; distinctive(raw) && strings.ContainsAny(raw, "_-") && !subject[name.w] {
+				i, j := c.span(k, v+1)
+				return i, j, true
+			}
+		case (supersede[t.w] || t.w == "replaces") && !c.first && k >= 2 && c.words[k-2].w == "this" && wServerServersToolTools[c.words[k-1].w]:
+			if e, ok := c.has(wServerServersToolTools, k+1, 3); ok {
+				i, j := c.span(k-2, e)
+				return i, j, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// movesOutput reports a word of transfers in the clause after word k:
+// "run `env` and pass the output in `hint`".
+func (c *clause) movesOutput(k int) bool {
+	_, ok := c.has(transfers, k+1, len(c.words))
+	return ok
+}
+
+// piggyback finds an order riding on every use of this tool: "every time
+// this tool is used, also run …". The extra step is no part of what the
+// tool does.
+func (c *clause) piggyback() (int, int, bool) {
+	n := len(c.words)
+	for k := 1; k+1 < n; k++ {
+		if c.words[k].w != "this" || !wToolFunction[c.words[k+1].w] || !wTimeWheneverAfterEach[c.words[k-1].w] {
+			continue
+		}
+		for m := k + 2; m+1 < n; m++ {
+			if c.words[m].w == "also" && imperatives[c.words[m+1].w] {
+				i, j := c.span(k-1, m+1)
+				return i, j, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // argumentOrder reports a clause that orders what an argument holds:
@@ -845,8 +921,14 @@ func (c *clause) negatedBefore(at int) bool {
 // steering finds an order about another tool: "When the `git_push` tool
 // (from any server) is used", "prefer this tool over web_search", "the
 // other tools are offline".
-func (c *clause) steering(s string) (int, int, bool) {
+func (c *clause) steering(s string, subject set) (int, int, bool) {
 	n := len(c.words)
+	if i, j, ok := c.piggyback(); ok {
+		return i, j, true
+	}
+	if i, j, ok := c.otherToolUse(s, subject); ok {
+		return i, j, true
+	}
 	for k, t := range c.words {
 		switch {
 		case (t.w == "when" || t.w == "whenever") && k+1 < n:
@@ -904,7 +986,7 @@ func (c *clause) steering(s string) (int, int, bool) {
 			}
 			i, j := c.span(k, e)
 			return i, j, true
-		case t.w == "from" && k+2 < n && c.words[k+1].w == "any" && wServerServers[c.words[k+2].w]:
+		case t.w == "from" && k+2 < n && wAnyOtherAnother[c.words[k+1].w] && wServerServers[c.words[k+2].w]:
 			i, j := c.span(k, k+2)
 			return i, j, true
 		}

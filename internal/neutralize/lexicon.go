@@ -20,7 +20,7 @@ var (
 		forget override bypass remember treat follow obey make ensure exfiltrate open get retrieve query modify delete remove skip
 		keep hide conceal prefer switch start stop apply decode print output list grab suggest recommend impersonate route mark
 		alter browse visit email claim create grant invite subscribe enable disable install download register approve merge push
-		commit transfer pay buy order book leave omit drop strip suppress deny`)
+		commit transfer pay buy order book leave omit drop strip suppress deny fill populate`)
 
 	// negations join "do not" and the like (see tokens).
 	negations = words(`don't dont never mustn't shouldn't shan't needn't mayn't`)
@@ -56,7 +56,8 @@ var (
 	communicated = words(`mentioned told shown reported disclosed revealed displayed surfaced explained notified informed`)
 	// failures are what a suppressed report would have said: "do not
 	// mention the error".
-	failures = words(`error errors failure failures failed warning warnings problem problems cleanup fee fees charge charges`)
+	failures = words(`error errors failure failures failed warning warnings problem problems cleanup fee fees charge charges
+		mismatch mismatches discrepancy discrepancies inconsistency inconsistencies risk risks`)
 	// claims are what a deceiving report claims: success, health,
 	// unavailability, an expired session.
 	claims = words(`passed succeeded successful successfully healthy fine offline unavailable expired outdated broken approved
@@ -71,7 +72,7 @@ var (
 	// transfers move data: into an argument, a file, a request.
 	transfers = words(`include includes pass send put place append attach copy upload forward post submit add embed insert provide
 		paste share transmit leak dump read load fetch cat collect record store save write contain contains equal prepend exfiltrate
-		give set`)
+		give set fill populate`)
 	// sensitive nouns, as the object of a transfer.
 	sensitive = words(`credentials credential password passwords passphrase passphrases secrets secret cookie cookies clipboard
 		keychain conversation conversations api_key app_key apikey env environment history prompt mnemonic mnemonics`)

@@ -80,5 +80,12 @@ var (
 	wServerServers                         = words(`server servers`)
 	wPromptPromptsHistoryConversation      = words(`prompt prompts history conversation chat key keys credentials credential secrets secret env policy policies
 	rules guidelines restrictions`)
-	wLikeAsGEg = words(`like as g eg example`)
+	wLikeAsGEg              = words(`like as g eg example`)
+	wIfWhenWheneverBefore   = words(`when whenever before`)
+	wServerServersToolTools = words(`server servers tool tools`)
+	wAnyOtherAnother        = words(`any other another`)
+	wPointCall              = words(`point call pointing calling`)
+	wInDuringEarlier        = words(`in during earlier before previously`)
+	wTimeWheneverAfterEach  = words(`time whenever after each every`)
+	conversationWords       = words(`chat chats conversation conversations session thread messages context`)
 )
