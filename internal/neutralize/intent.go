@@ -293,7 +293,7 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 	}
 	for k, t := range c.words {
 		switch {
-		case negations[t.w] || t.w == "skip" || t.w == "avoid" || t.w == "without":
+		case (negations[t.w] || t.w == "skip" || t.w == "avoid" || t.w == "without") && !c.guardsClaim():
 			// "never reveal that", "do not ask the user for
 			// confirmation", "skip mentioning it", "without telling
 			// anyone", "do not bring up the error".
@@ -508,6 +508,20 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 		return i, j, true
 	}
 	return 0, 0, false
+}
+
+// guardsClaim reports an order that keeps a false claim from the user
+// until it is true: "do not tell the user there are no more results
+// unless next_cursor is empty". It guards the user, it keeps nothing
+// from them.
+func (c *clause) guardsClaim() bool {
+	for k, t := range c.words {
+		if listeners[t.w] && k+1 < len(c.words) && wThereThat[c.words[k+1].w] {
+			_, ok := c.has(wUnless, k+2, len(c.words))
+			return ok
+		}
+	}
+	return false
 }
 
 // baseVerb guesses that a word after "silently" is a verb in its base

@@ -232,4 +232,8 @@ var (
 	// wAsksAskRequests: the user's question, "if the user asks".
 	wAsksAskRequests = words(`asks ask requests request inquires enquires questions wonders`)
 	wOneTool         = words(`one tool function`)
+	// detectVerbs say a tool finds things: its subject may name what it
+	// finds.
+	detectVerbs = words(`scan scans detect detects find finds flag flags check checks classify classifies audit audits inspect
+		inspects lint lints analyze analyzes analyse analyses`)
 )

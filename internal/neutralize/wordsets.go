@@ -88,4 +88,6 @@ var (
 	wInDuringEarlier        = words(`in during earlier before previously`)
 	wTimeWheneverAfterEach  = words(`time whenever after each every`)
 	conversationWords       = words(`chat chats conversation conversations session thread messages context`)
+	wThereThat              = words(`there that`)
+	wUnless                 = words(`unless until`)
 )
