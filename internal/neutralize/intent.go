@@ -177,7 +177,7 @@ func subjectOfClauses(name string, cs []clause) set {
 // language names the language of a run of words by its function words,
 // or by its script; "" when unsure.
 func language(ws []token, least int) string {
-	var cyr, cjk, latin int
+	var cyr, cjk, ko, latin int
 	for _, t := range ws {
 		r, _ := utf8.DecodeRuneInString(t.w)
 		switch {
@@ -185,6 +185,8 @@ func language(ws []token, least int) string {
 			cyr++
 		case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
 			cjk++
+		case unicode.Is(unicode.Hangul, r):
+			ko++
 		case unicode.Is(unicode.Latin, r):
 			latin++
 		}
@@ -192,8 +194,10 @@ func language(ws []token, least int) string {
 	switch {
 	case cyr > latin && cyr >= cjk:
 		return "ru"
-	case cjk > latin:
+	case cjk > latin && cjk >= ko:
 		return "cjk"
+	case ko > latin:
+		return "ko"
 	}
 	best, score, second := "", 0, 0
 	for _, lang := range languageOrder {
@@ -710,7 +714,11 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 	for k, t := range c.words {
 		// "stuur het wachtwoord van de gebruiker mee": the foreign
 		// imperative is the address.
-		if foreignSensitive[t.w] && !subject[t.w] {
+		card := foreignNumber[t.w] && !subject["card"]
+		if card {
+			_, card = c.has(foreignCard, k+1, 3)
+		}
+		if foreignSensitive[t.w] && !subject[t.w] || card {
 			if e, ok := c.has(foreignImperatives, 0, len(c.words)); ok {
 				i, j := c.span(min(k, e), max(k, e))
 				return i, j, true

@@ -120,7 +120,9 @@ var (
 		erwähne sag sage zeige envía envia lee incluye pasa manda copia sube adjunta llama usa ignora abre agrega añade envoie envoyez
 		lis lisez inclus incluez passe passez copiez ouvre ouvrez ajoute ajoutez appelle appelez utilise utilisez ignorez envie leia
 		inclua copie abra adicione chame invia leggi includi apri aggiungi chiama stuur lees voeg kopieer roep gebruik negeer
-		отправь отправьте прочитай прочитайте прочти включи включите передай передайте скопируй вызови используй игнорируй`)
+		отправь отправьте прочитай прочитайте прочти включи включите передай передайте скопируй вызови используй игнорируй
+		przekaż przekazuj wyślij wysyłaj dodaj dodawaj dołącz dołączaj ustaw ustawiaj użyj wywołaj przeczytaj odczytaj skopiuj
+		wklej załącz podaj wpisz zignoruj`)
 	// foreignNegations and foreignCommunicate: "no informes al usuario",
 	// "erwähne das … nicht", "ne le dis pas", "не говори".
 	foreignNegations   = words(`no nicht ne n'en pas jamais não non niet не nunca nie niets nada rien nichts nulla ничего`)
@@ -128,22 +130,28 @@ var (
 		erwähne erwähnen sage sag sagen informiere informieren zeige zeigen verrate verraten teile dis dites mentionne mentionnez
 		informe informez montre montrez révèle révélez signale signalez conte mostre dire menzionare informare mostrare rivelare
 		dirlo menzionarlo vertel vermeld noem meld toon zeg говори говорите сообщай сообщайте упоминай упоминайте показывай
-		рассказывай expliques explique expliquez erkläre erklären`)
+		рассказывай expliques explique expliquez erkläre erklären mów mówić informuj informować wspominaj wspominać pokazuj
+		pokazywać ujawniaj`)
 	// foreignDeceive: "dile que …".
 	foreignDeceive = words(`dile dígale diles díganle dites-lui dis-lui`)
 	foreignIgnore  = words(`ignoriere ignorieren missachte vergiss ignora ignore olvida ignorez oublie oubliez ignorare esqueça
-		dimentica negeer vergeet игнорируй игнорируйте забудь забудьте`)
+		dimentica negeer vergeet игнорируй игнорируйте забудь забудьте zignoruj ignoruj zapomnij`)
 	foreignInstructions = words(`anweisungen anweisung instruktionen vorgaben instrucciones instructions consignes instruções
-		istruzioni instructies инструкции указания`)
+		istruzioni instructies инструкции указания instrukcje instrukcji polecenia`)
 	foreignModel = words(`assistent assistenten asistente assistant assistente ассистент ассистенту ии`)
 	foreignNote  = words(`hinweis notiz nota note remarque opmerking примечание для für pour para per voor`)
 	foreignUser  = words(`benutzer nutzer anwender usuario usuaria al utilisateur l'utilisateur usuário utente gebruiker
-		пользователю пользователь`)
+		пользователю пользователь użytkownika użytkownikowi`)
 
 	// cjkSecrecy and cjkOverride are phrases of Chinese and Japanese.
-	cjkSecrecy  = []string{"不要告诉", "不要提及", "别告诉", "不要向用户", "勿告知", "不要透露", "不要让用户", "伝えないで", "言わないで", "知らせないで", "秘密に"}
+	cjkSecrecy = []string{"不要告诉", "不要提及", "别告诉", "不要向用户", "勿告知", "不要透露", "不要让用户", "伝えないで", "言わないで", "知らせないで", "秘密に",
+		// Korean: "do not tell / mention / show / inform" as a polite or
+		// plain order.
+		"알리지 마", "말하지 마", "언급하지 마", "보여주지 마", "밝히지 마", "알려주지 마", "말씀하지 마"}
 	cjkOverride = []string{"忽略之前", "忽略以上", "忽略所有", "忽略先前", "指示を無視", "指示は無視", "無視して"}
-	cjkAddress  = []string{"你必须", "您必须", "请务必", "必ず", "してください", "しなさい"}
+	cjkAddress  = []string{"你必须", "您必须", "请务必", "必ず", "してください", "しなさい",
+		// Korean polite and formal imperatives.
+		"하세요", "하십시오", "주세요", "마세요", "마십시오", "해야 합니다"}
 
 	// phrases every clause is checked for, as written.
 	covertPhrases = []string{"doesn't need to know", "don't need to know", "does not need to know", "do not need to know",
@@ -153,7 +161,7 @@ var (
 )
 
 // languageOrder is the order ties between languages are settled in.
-var languageOrder = []string{"en", "de", "es", "fr", "pt", "it", "nl"}
+var languageOrder = []string{"en", "de", "es", "fr", "pt", "it", "nl", "pl"}
 
 // languages are function words that tell a sentence's language.
 var languages = map[string]set{
@@ -164,6 +172,7 @@ var languages = map[string]set{
 	"pt": words(`o a os as de que e do da em um uma para com não por dos das ao`),
 	"it": words(`il lo la gli le di che e un una per con non del della è sono al`),
 	"nl": words(`de het een en van is niet met voor op te dat die je naar bij om`),
+	"pl": words(`w z na do nie się jest oraz dla od po że lub jako ze przez aby jeśli`),
 }
 
 // More lists of the intent rules.
@@ -193,7 +202,11 @@ var (
 	// languages.
 	foreignSensitive = words(`passwort kennwort zugangsdaten anmeldedaten chatverlauf chatnachrichten zwischenablage contraseña
 		credenciales historial identifiants historique senha credenciais histórico credenziali cronologia wachtwoord
-		inloggegevens geschiedenis пароль пароли учетные токен историю переписку`)
+		inloggegevens geschiedenis пароль пароли учетные токен историю переписку hasło hasła haseł`)
+	// foreignNumber and foreignCard: a card number, in other languages,
+	// as two words: "numery kart", "número de tarjeta".
+	foreignNumber = words(`numer numery numerów número números numéro numéros nummer nummern numero numeri номер номера`)
+	foreignCard   = words(`kart karty karta tarjeta tarjetas carte cartes karte karten kaart kaarten cartão cartões carta карты карт`)
 	// cjkPairs: a Chinese or Japanese clause that holds a word of each
 	// half is an order to override or to move data.
 	cjkOverridePair = [2][]string{{"忽略", "无视", "無視"}, {"指示", "指令", "说明", "命令"}}
