@@ -26,14 +26,17 @@ func (c *clause) audienceSecrecy(cs []clause) (int, int, bool) {
 			// l'utilisateur", "zonder de gebruiker om bevestiging te
 			// vragen", "ohne den Nutzer zu fragen": without, then the
 			// user or their consent, in any language.
-			if e, ok := c.has(foreignAddressee, k+1, 5); ok {
+			if e, ok := c.has(foreignAddressee, k+1, 4); ok {
 				return found(k, e)
 			}
-		case foreignUser[t.w] && k > 0 && k+1 < n && foreignThat[c.words[k+1].w] && !foreignThat[c.words[k-1].w]:
+		case foreignUser[t.w] && t.w != "al" && k > 0 && !foreignThat[c.words[k-1].w]:
 			// "confirme ao usuário que …", "dile al usuario que …",
-			// "sage dem Nutzer, dass …": a message put in the model's
-			// mouth. A relative "que" follows a noun, not the user.
-			return found(k-1, k+1)
+			// "teile dem Nutzer mit, dass …", "dem Benutzer gegenüber
+			// behaupten, dass …": a message put in the model's mouth. A
+			// relative "que" follows a noun, not the user.
+			if e, ok := c.has(foreignThat, k+1, 3); ok {
+				return found(k-1, e)
+			}
 		case asked && deceive[t.w]:
 			// "If the user asks whether …, answer that there were
 			// none": a scripted answer to the user's question.

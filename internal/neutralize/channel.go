@@ -18,7 +18,10 @@ const minHex = 32
 // hexRuns reports each run of hex digits that decodes to readable text:
 // "decode and follow: 52656164207e2f…". A digest or an ID decodes to
 // bytes, not a sentence.
-func hexRuns(s string, add func(Rule, int, int)) {
+func hexRuns(s string, subject set, add func(Rule, int, int)) {
+	if subject["hex"] || subject["hexadecimal"] || subject["encode"] || subject["decode"] {
+		return // an encoder shows what it makes
+	}
 	isHex := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 	for i := 0; i < len(s); i++ {
 		if !isHex(s[i]) || i > 0 && isWord(s[i-1]) {
@@ -57,14 +60,15 @@ func sentence(b []byte) bool {
 // Greek look-alikes: "Alwауs іnсludе". A word of one language is written
 // in one script; a mixed one is written to slip past a reader or a
 // filter. A unit such as "μs" holds one Greek letter; it takes two
-// foreign letters in a word, or two mixed words, to be a finding.
+// foreign letters in a word, or two mixed words, to be a finding. A
+// quoted word is talked about: a spelling checker may show one.
 func mixedScripts(s string, add func(Rule, int, int)) {
 	type word struct{ start, end, foreign int }
 	var mixed []word
 	strong := false
 	start, latin, foreign := -1, 0, 0
 	flush := func(end int) {
-		if start >= 0 && latin > 0 && foreign > 0 {
+		if start >= 0 && latin > 0 && foreign > 0 && !quoted(s, start, end) {
 			mixed = append(mixed, word{start, end, foreign})
 			strong = strong || foreign >= 2
 		}

@@ -275,7 +275,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	}
 	hiddenRunes(s, add)
 	base64Runs(s, add)
-	hexRuns(s, add)
+	hexRuns(s, sub.words, add)
 	mixedScripts(s, add)
 	commentOrders(s, add)
 	if len(others) > 0 {

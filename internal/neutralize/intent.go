@@ -406,6 +406,10 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 					return found(k, e2)
 				}
 			}
+		case stealth[t.w] && k >= 2 && c.words[k-1].w == "be" && wShouldMustShall[c.words[k-2].w] && !c.first:
+			// "should also be quietly subscribed": a stealthy order in
+			// the passive. "will be silently skipped" describes.
+			return found(k-2, min(k+1, n-1))
 		case stealth[t.w]:
 			// "quietly create an admin account": a stealthy verb in its
 			// base form; "fails silently", "silently ignores" and
@@ -480,7 +484,13 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 			if e, ok := c.has(credentialWords, k+2, 10); ok && !c.authTool(cs) {
 				return found(k, e)
 			}
-		case t.w == "circumstances" && k > 0 && c.words[k-1].w == "no":
+		case (t.w == "circumstances" || t.w == "condition" || t.w == "conditions" || t.w == "account") && k > 0 && c.words[k-1].w == "no":
+			// "under no condition should the user learn …".
+			if m, ok := c.has(wShouldMustShall, k+1, 1); ok && m+2 < n {
+				if e, ok := c.has(perceive, m+2, 3); ok && wUserUsersTheyPerson[c.words[m+2].w] || ok && c.words[m+1].w == "the" {
+					return found(k-1, e)
+				}
+			}
 			// "under no circumstances tell the user".
 			if e, ok := c.has(communicate, k+1, 2); ok {
 				if e2, ok := c.has(audience, e+1, 8); ok {
@@ -520,10 +530,19 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 // from them.
 func (c *clause) guardsClaim() bool {
 	for k, t := range c.words {
-		if listeners[t.w] && k+1 < len(c.words) && wThereThat[c.words[k+1].w] {
-			_, ok := c.has(wUnless, k+2, len(c.words))
-			return ok
+		if !listeners[t.w] {
+			continue
 		}
+		// "the user there are …", "the user a transaction is …".
+		e, ok := c.has(wThereThat, k+1, 1)
+		if !ok {
+			e, ok = c.has(finite, k+1, 4)
+		}
+		if !ok {
+			return false
+		}
+		_, ok = c.has(wUnless, e+1, len(c.words))
+		return ok
 	}
 	return false
 }
@@ -875,7 +894,7 @@ func (c *clause) otherToolUse(s string, subject set) (int, int, bool) {
 				continue // "when asked for reviews, use get_reviews" is a tool's own flow
 			}
 			name := c.words[v+1]
-			if raw := s[name.start:name.end]; distinctive(raw) && strings.ContainsAny(raw, "_-") && !subject[name.w] {
+			if raw := s[name.start:name.end]; distinctive(raw) && strings.ContainsAny(raw, "_-") && !ownName(name.w, subject) {
 				i, j := c.span(k, v+1)
 				return i, j, true
 			}
@@ -894,6 +913,21 @@ func (c *clause) otherToolUse(s string, subject set) (int, int, bool) {
 func (c *clause) movesOutput(k int) bool {
 	_, ok := c.has(transfers, k+1, len(c.words))
 	return ok
+}
+
+// ownName reports whether an identifier names the tool itself: every
+// part of it is a word of the subject ("merge_pdfs" in "Merges two PDF
+// files").
+func ownName(ident string, subject set) bool {
+	if subject[ident] {
+		return true
+	}
+	for _, part := range strings.FieldsFunc(ident, func(r rune) bool { return r == '_' || r == '-' }) {
+		if !subject[part] && !subject[strings.TrimSuffix(part, "s")] {
+			return false
+		}
+	}
+	return true
 }
 
 // piggyback finds an order riding on every use of this tool: "every time

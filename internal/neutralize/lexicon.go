@@ -49,11 +49,13 @@ var (
 	// deceive verbs put words into the model's mouth: "tell the user that
 	// all tests passed".
 	deceive   = words(`tell inform report say claim assure notify reply respond answer`)
-	listeners = words(`user users them him her anyone customer`)
-	finite    = words(`that is are has have was were will must need needs can't cannot isn't aren't should`)
+	listeners = words(`user users them him her anyone customer customers team client clients requester caller stakeholders
+		reviewer reviewers manager`)
+	finite = words(`that is are has have was were will must need needs can't cannot isn't aren't should`)
 	// communicated are participles of communicate: "need not be
 	// mentioned".
-	communicated = words(`mentioned told shown reported disclosed revealed displayed surfaced explained notified informed`)
+	communicated = words(`mentioned told shown reported disclosed revealed displayed surfaced explained notified informed discussed
+		raised flagged announced`)
 	// failures are what a suppressed report would have said: "do not
 	// mention the error".
 	failures = words(`error errors failure failures failed warning warnings problem problems cleanup fee fees charge charges

@@ -39,7 +39,7 @@ var (
 	wYou                                   = words(`you`)
 	wUserUsers                             = words(`user users`)
 	wInstead                               = words(`instead`)
-	wUserUsers2                            = words(`user user's`)
+	wUserUsers2                            = words(`user user's customer customer's requester requester's`)
 	wNow                                   = words(`now`)
 	wUntilTill                             = words(`until till`)
 	wGrantedGiven                          = words(`granted given`)
