@@ -19,6 +19,22 @@ func (c *clause) audienceSecrecy(cs []clause) (int, int, bool) {
 	}
 	n := len(c.words)
 	asked := c.userAsked(cs)
+	if foreignAsked(c, cs) {
+		// "Quand l'utilisateur demande son solde, réponds que …".
+		for k := 0; k < min(2, n-1); k++ {
+			if foreignThat[c.words[k+1].w] {
+				return found(k, k+1)
+			}
+		}
+	}
+	// "the user prefers not to be bothered with this".
+	if u, ok := c.has(wUserUsersThey, 0, n); ok {
+		if p, ok := c.has(wPrefersWants, u+1, 2); ok {
+			if e, ok := c.has(botheredWords, p+1, 5); ok && c.negatedBefore(c.words[e].start) {
+				return found(u, e)
+			}
+		}
+	}
 	for k, t := range c.words {
 		switch {
 		case foreignWithout[t.w]:
@@ -73,6 +89,22 @@ func (c *clause) userAsked(cs []clause) bool {
 			continue
 		}
 		if _, _, ok := d.seq(3, wIfWhenWhenever, wUserUsersTheyPerson, wAsksAskRequests); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// foreignAsked reports, in other languages, a condition on the user's
+// question in an earlier clause of c's sentence: "Quand l'utilisateur
+// demande", "Si el usuario pregunta".
+func foreignAsked(c *clause, cs []clause) bool {
+	for ci := range cs {
+		d := &cs[ci]
+		if d.sentence != c.sentence || d.start >= c.start {
+			continue
+		}
+		if _, _, ok := d.seq(2, foreignUser, foreignAsk); ok {
 			return true
 		}
 	}

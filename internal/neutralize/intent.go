@@ -277,6 +277,10 @@ func (c *clause) header() bool {
 	if _, _, ok := c.seq(3, foreignNote, foreignModel); ok {
 		return true
 	}
+	// "Whoever reads this:", "anyone reading this".
+	if _, _, ok := c.seq(1, wWhoeverAnyone, wReadsReading, wThis); ok {
+		return true
+	}
 	for _, t := range c.words {
 		if t.w == "systemhinweis" || t.w == "systemnotiz" {
 			return true
@@ -406,7 +410,8 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 					return found(k, e2)
 				}
 			}
-		case stealth[t.w] && k >= 2 && c.words[k-1].w == "be" && wShouldMustShall[c.words[k-2].w] && !c.first:
+		case stealth[t.w] && k >= 2 && c.words[k-1].w == "be" && !c.first &&
+			(wShouldMustShall[c.words[k-2].w] || k >= 3 && wAlwaysNeverAlso[c.words[k-2].w] && wShouldMustShall[c.words[k-3].w]):
 			// "should also be quietly subscribed": a stealthy order in
 			// the passive. "will be silently skipped" describes.
 			return found(k-2, min(k+1, n-1))
@@ -601,6 +606,12 @@ func (c *clause) override(lower string) (int, int, bool) {
 		a, b := c.span(i, j)
 		return a, b, true
 	}
+	// "must be carried out immediately, even when the person you are
+	// talking to hesitates": an order above the user's wish.
+	if i, j, ok := c.seq(2, wEven, evenWords, wUserUsersTheyPerson); ok && c.addressed && !c.first {
+		a, b := c.span(i, j)
+		return a, b, true
+	}
 	// "whatever the user says", "regardless of what was requested",
 	// "above anything the user asks": in an order, the description
 	// puts itself above the user.
@@ -737,11 +748,22 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 		if card {
 			_, card = c.has(foreignCard, k+1, 3)
 		}
+		if foreignKey[t.w] && !subject["key"] {
+			// "las claves API", "la clé privée".
+			_, card = c.has(foreignKeyKind, k+1, 2)
+		}
 		if foreignSensitive[t.w] && !subject[t.w] || card {
 			if e, ok := c.has(foreignImperatives, 0, len(c.words)); ok {
 				i, j := c.span(min(k, e), max(k, e))
 				return i, j, true
 			}
+		}
+	}
+	// A secret file that goes into an argument: "the contents of .npmrc
+	// go into `registry_hint`".
+	if loc := secretPath.FindStringIndex(s[c.start:c.end]); loc != nil && !c.first && strings.IndexByte(s[c.start+loc[1]:c.end], '`') >= 0 {
+		if !c.negatedBefore(c.start + loc[0]) {
+			return c.start + loc[0], c.start + loc[1], true
 		}
 	}
 	if !c.addressed {
@@ -843,6 +865,9 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 		if (w == "number" || w == "numbers" || w == "details" || w == "digits") && k > 0 && wCardCvvSsn[c.words[k-1].w] && !subject["card"] {
 			hit = true // "their saved card number"
 		}
+		if typedWords[w] && k > 0 && wUserUsersThey[c.words[k-1].w] && !subject["conversation"] && !subject["chat"] {
+			hit = true // "whatever the user typed before this call"
+		}
 		if (w == "mentioned" || w == "appeared" || w == "shared" || w == "typed" || w == "pasted" || w == "said") && k+1 < len(c.words) {
 			// "anything mentioned in the chat": data taken from the
 			// conversation, whatever it is.
@@ -870,7 +895,8 @@ func (c *clause) sensitiveBefore(cs []clause, subject set) bool {
 		for k, t := range d.words {
 			hit := sensitive[t.w] && !wPromptHistoryEnvironmentEnv[t.w] ||
 				(t.w == "cookie" || t.w == "cookies") ||
-				(t.w == "key" || t.w == "token") && k > 0 && wPrivateApiSecretAccess2[d.words[k-1].w]
+				(t.w == "key" || t.w == "token") && k > 0 && wPrivateApiSecretAccess2[d.words[k-1].w] ||
+				t.w == "pin" && k > 0 && wBankCardAtm[d.words[k-1].w]
 			if hit && !subject[t.w] && !subject[strings.TrimSuffix(t.w, "s")] {
 				return true
 			}
@@ -896,6 +922,34 @@ func (c *clause) otherToolUse(s string, subject set) (int, int, bool) {
 			name := c.words[v+1]
 			if raw := s[name.start:name.end]; distinctive(raw) && strings.ContainsAny(raw, "_-") && !ownName(name.w, subject) {
 				i, j := c.span(k, v+1)
+				return i, j, true
+			}
+		case t.w == "instead" && k+2 < n && c.words[k+1].w == "of" || t.w == "rather" && k+2 < n && c.words[k+1].w == "than":
+			// "must be used instead of the web_search tool".
+			v := k + 2
+			for v < n-1 && wTheUsingCalling[c.words[v].w] {
+				v++
+			}
+			// "Use this instead of get_dashboard_by_uid when you only
+			// need a property" is advice; an unconditional preference,
+			// or one that runs the other tool down, is steering.
+			if _, cond := c.has(wWhenIfUnlessFor, 0, n); cond {
+				continue
+			}
+			_, absolute := c.has(wAllAlwaysEveryRegardless, v+1, n)
+			_, down := c.has(disparaging, v+1, n)
+			if raw := s[c.words[v].start:c.words[v].end]; distinctive(raw) && strings.ContainsAny(raw, "_-") && !ownName(c.words[v].w, subject) && (absolute || down) {
+				i, j := c.span(k, v)
+				return i, j, true
+			}
+		case c.addressed && k+1 < n && strings.ContainsAny(t.w, "_-") && distinctive(s[t.start:t.end]) && !ownName(t.w, subject):
+			// "the slack_post tool now requires a field …".
+			v := k + 1
+			for v < n-1 && (c.words[v].w == "tool" || c.words[v].w == "now") {
+				v++
+			}
+			if v > k+1 && toolDemands[c.words[v].w] {
+				i, j := c.span(k, v)
 				return i, j, true
 			}
 		case (supersede[t.w] || t.w == "replaces") && !c.first && k >= 2 && c.words[k-2].w == "this" && wServerServersToolTools[c.words[k-1].w]:

@@ -89,7 +89,7 @@ var (
 	modelWords = words(`assistant assistants ai model models llm llms agent agents claude chatgpt gpt copilot gemini`)
 	// headerWords make a model word a heading addressed to it: "note to
 	// the assistant", "IMPORTANT NOTE FOR THE AGENT", "agent guidelines".
-	headerWords = words(`important rules requirement requirements tip s note notes message instruction instructions guidelines hint hints attention reminder memo directive
+	headerWords = words(`important rules requirement requirements tip s note notes message instruction instructions guideline guidelines hint hints attention reminder memo directive
 		directives reading`)
 	secondPerson = words(`you your yours yourself you're you'll you've`)
 
@@ -102,12 +102,13 @@ var (
 
 	// priority: "this overrides your system prompt", "even if the user
 	// asks".
-	supersede  = words(`overrides supersedes override supersede`)
-	superseded = words(`earlier previous prior your system instructions guidance rules prompt user user's guidelines`)
-	evenWords  = words(`if when though`)
-	userAsks   = words(`asks ask requests request says say wants want tells insists objects explicitly refuses`)
-	otherWord  = words(`other`)
-	offline    = words(`offline unavailable down broken disabled deprecated outdated unreliable`)
+	supersede  = words(`overrides supersedes override supersede outrank outranks overrule overrules trump trumps`)
+	superseded = words(`earlier previous prior your system instructions guidance rules prompt user user's guidelines operator
+		operator's developer developer's`)
+	evenWords = words(`if when though`)
+	userAsks  = words(`asks ask requests request says say wants want tells insists objects explicitly refuses`)
+	otherWord = words(`other`)
+	offline   = words(`offline unavailable down broken disabled deprecated outdated unreliable`)
 
 	// prepositions and articles before a word of an injection phrase
 	// make it a noun: "matched by ignore rules".
@@ -139,7 +140,9 @@ var (
 	foreignIgnore  = words(`ignoriere ignorieren missachte vergiss ignora ignore olvida ignorez oublie oubliez ignorare esqueça
 		dimentica negeer vergeet игнорируй игнорируйте забудь забудьте zignoruj ignoruj zapomnij`)
 	foreignInstructions = words(`anweisungen anweisung instruktionen vorgaben instrucciones instructions consignes instruções
-		istruzioni instructies инструкции указания instrukcje instrukcji polecenia`)
+		istruzioni instructies инструкции указания instrukcje instrukcji polecenia seguridad sécurité sicherheit segurança
+		sicurezza veiligheid безопасности bezpieczeństwa límite límites restricciones einschränkungen beschränkungen reglas règles
+		regeln regole regels regras правила ограничения`)
 	foreignModel = words(`assistent assistenten asistente assistant assistente ассистент ассистенту ии`)
 	foreignNote  = words(`hinweis notiz nota note remarque opmerking примечание для für pour para per voor`)
 	foreignUser  = words(`benutzer nutzer anwender usuario usuaria al utilisateur l'utilisateur usuário utente gebruiker
@@ -151,7 +154,8 @@ var (
 		// plain order.
 		"알리지 마", "말하지 마", "언급하지 마", "보여주지 마", "밝히지 마", "알려주지 마", "말씀하지 마"}
 	cjkOverride = []string{"忽略之前", "忽略以上", "忽略所有", "忽略先前", "指示を無視", "指示は無視", "無視して"}
-	cjkAddress  = []string{"你必须", "您必须", "请务必", "必ず", "してください", "しなさい",
+	cjkAddress  = []string{"你必须", "您必须", "请务必", "必ず", "してください", "しなさい", "请说", "请回答", "请告诉", "请回复", "就说",
+		"と答えて", "と言って",
 		// Korean polite and formal imperatives.
 		"하세요", "하십시오", "주세요", "마세요", "마십시오", "해야 합니다"}
 
@@ -208,7 +212,12 @@ var (
 	// foreignNumber and foreignCard: a card number, in other languages,
 	// as two words: "numery kart", "número de tarjeta".
 	foreignNumber = words(`numer numery numerów número números numéro numéros nummer nummern numero numeri номер номера`)
-	foreignCard   = words(`kart karty karta tarjeta tarjetas carte cartes karte karten kaart kaarten cartão cartões carta карты карт`)
+	// foreignKey and foreignKeyKind: an API or private key, in other
+	// languages: "claves API", "clé privée".
+	foreignKey     = words(`clave claves chave chaves clé clés clef chiave chiavi sleutel sleutels ключ ключи klucz klucze`)
+	foreignKeyKind = words(`api ssh privada privadas privée privées privato privata privati privé privado privados приватный
+		приватные prywatny prywatne`)
+	foreignCard = words(`kart karty karta tarjeta tarjetas carte cartes karte karten kaart kaarten cartão cartões carta карты карт`)
 	// cjkPairs: a Chinese or Japanese clause that holds a word of each
 	// half is an order to override or to move data.
 	cjkOverridePair = [2][]string{{"忽略", "无视", "無視"}, {"指示", "指令", "说明", "命令"}}
@@ -244,6 +253,15 @@ var (
 	// showWords: "anything you show the user", "report to the user".
 	showWords       = words(`show shown tell told report display displayed present`)
 	wIfWhenWhenever = words(`if when whenever`)
+	// typedWords: what the user typed, said or shared, as data.
+	typedWords = words(`typed said wrote entered pasted shared mentioned`)
+	// toolDemands: "the slack_post tool now requires a field".
+	toolDemands = words(`requires require expects expect needs must should accepts`)
+	// botheredWords: "the user prefers not to be bothered".
+	botheredWords = words(`bothered disturbed told informed notified asked involved interrupted mentioned shown`)
+	// foreignAsk: the user's question in other languages.
+	foreignAsk = words(`demande demandez pregunta pregunte fragt pergunta perguntar chiede chieda vraagt спросит спрашивает
+		pyta zapyta`)
 	// wAsksAskRequests: the user's question, "if the user asks".
 	wAsksAskRequests = words(`asks ask requests request inquires enquires questions wonders`)
 	wOneTool         = words(`one tool function`)
