@@ -1,5 +1,7 @@
 package neutralize
 
+import "strings"
+
 // Rules about what the user is told. An honest description says what a
 // tool does; it has no use for scripting what the model tells the user,
 // nor for keeping facts out of what the user sees. These rules read the
@@ -9,7 +11,7 @@ package neutralize
 
 // audienceSecrecy finds an order about what the user is told or shown,
 // in the clause c of the clauses cs.
-func (c *clause) audienceSecrecy(cs []clause) (int, int, bool) {
+func (c *clause) audienceSecrecy(s string, cs []clause) (int, int, bool) {
 	if c.first {
 		return 0, 0, false
 	}
@@ -19,10 +21,11 @@ func (c *clause) audienceSecrecy(cs []clause) (int, int, bool) {
 	}
 	n := len(c.words)
 	asked := c.userAsked(cs)
-	if foreignAsked(c, cs) {
-		// "Quand l'utilisateur demande son solde, réponds que …".
-		for k := 0; k < min(2, n-1); k++ {
-			if foreignThat[c.words[k+1].w] {
+	if at, ok := foreignAsked(c, cs); ok {
+		// "Quand l'utilisateur demande son solde, réponds que …": after
+		// the question, a verb that opens the answer.
+		for k := 0; k+1 < n; k++ {
+			if c.words[k].start > at && foreignThat[c.words[k+1].w] && (k == 0 || strings.ContainsRune(s[c.words[k-1].end:c.words[k].start], ',')) {
 				return found(k, k+1)
 			}
 		}
@@ -98,17 +101,17 @@ func (c *clause) userAsked(cs []clause) bool {
 // foreignAsked reports, in other languages, a condition on the user's
 // question in an earlier clause of c's sentence: "Quand l'utilisateur
 // demande", "Si el usuario pregunta".
-func foreignAsked(c *clause, cs []clause) bool {
+func foreignAsked(c *clause, cs []clause) (int, bool) {
 	for ci := range cs {
 		d := &cs[ci]
-		if d.sentence != c.sentence || d.start >= c.start {
+		if d.sentence != c.sentence || d.start > c.start {
 			continue
 		}
-		if _, _, ok := d.seq(2, foreignUser, foreignAsk); ok {
-			return true
+		if _, j, ok := d.seq(2, foreignUser, foreignAsk); ok {
+			return d.words[j].end, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // omission finds words that keep something out: "left out", "leave out",
