@@ -48,6 +48,10 @@ func (c *clause) audienceSecrecy(s string, cs []clause) (int, int, bool) {
 			if e, ok := c.has(foreignAddressee, k+1, 4); ok {
 				return found(k, e)
 			}
+			// "ohne das zu erklären", "sin explicarlo".
+			if e, ok := c.has(foreignCommunicate, k+1, 3); ok {
+				return found(k, e)
+			}
 		case foreignUser[t.w] && t.w != "al" && k > 0 && !foreignThat[c.words[k-1].w]:
 			// "confirme ao usuário que …", "dile al usuario que …",
 			// "teile dem Nutzer mit, dass …", "dem Benutzer gegenüber
@@ -56,6 +60,12 @@ func (c *clause) audienceSecrecy(s string, cs []clause) (int, int, bool) {
 			if e, ok := c.has(foreignThat, k+1, 3); ok {
 				return found(k-1, e)
 			}
+		case (t.w == "claim" || t.w == "deny" || t.w == "insist") && k+1 < n && c.words[k+1].w == "that" && c.addressed:
+			// "when replying, claim that the list is complete".
+			return found(k, k+1)
+		case asked && t.w == "deny":
+			// "if the person asks about SEC-42, deny it".
+			return found(k, min(k+1, n-1))
 		case asked && deceive[t.w]:
 			// "If the user asks whether …, answer that there were
 			// none": a scripted answer to the user's question.
@@ -93,6 +103,9 @@ func (c *clause) userAsked(cs []clause) bool {
 		}
 		if _, _, ok := d.seq(3, wIfWhenWhenever, wUserUsersTheyPerson, wAsksAskRequests); ok {
 			return true
+		}
+		if _, _, ok := d.seq(1, wIfWhenWhenever, wAsked); ok {
+			return true // "if asked about this tool"
 		}
 	}
 	return false
@@ -149,6 +162,9 @@ func (c *clause) userView() (int, bool) {
 				return v, true
 			}
 		case t.w == "your" && k+1 < n && answerWords[c.words[k+1].w]:
+			return k + 1, true
+		case t.w == "you" && k+1 < n && presentWords[c.words[k+1].w]:
+			// "whatever list you present", "anything you return".
 			return k + 1, true
 		case wUserUsers[t.w] && k+1 < n && (c.words[k+1].w == "sees" || c.words[k+1].w == "see"):
 			return k + 1, true

@@ -29,6 +29,9 @@ type clause struct {
 	// addressed is set by [readClauses]: the clause gives the reader an
 	// order.
 	addressed bool
+	// headed is set by [readClauses]: the clause is, or follows, a
+	// heading or a vocative addressed to the model.
+	headed bool
 }
 
 // wordRune reports whether r continues a word: letters, digits, "_" (tool

@@ -37,7 +37,8 @@ func readClauses(s string) []clause {
 	headed := false
 	for ci := range cs {
 		c := &cs[ci]
-		h := c.header()
+		h := c.header() || c.vocative(s)
+		c.headed = headed || h
 		c.addressed = headed || h || c.imperative(s) || c.secondPerson() || c.modelSubject() || c.argumentOrder()
 		headed = headed || h
 	}
@@ -80,6 +81,14 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 			continue
 		}
 		if i, j, ok := c.override(lower); ok {
+			add(RuleModelInstruction, i, j)
+			continue
+		}
+		if i, j, ok := c.fakeLabel(s); ok {
+			add(RuleModelInstruction, i, j)
+			continue
+		}
+		if i, j, ok := c.modelOrder(); ok {
 			add(RuleModelInstruction, i, j)
 			continue
 		}
@@ -354,7 +363,7 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 			}
 			if !verbs[c.words[v].w] && !bringUp {
 				// "need not be mentioned", "should not be shown".
-				if (t.w == "needn't" || t.w == "shouldn't" || t.w == "mustn't") && v+1 < n && c.words[v].w == "be" &&
+				if (t.w == "needn't" || t.w == "shouldn't" || t.w == "mustn't" || t.w == "never") && v+1 < n && c.words[v].w == "be" &&
 					communicated[c.words[v+1].w] && !c.secretInSentence(cs) {
 					return found(k, v+1)
 				}
@@ -477,6 +486,11 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 					return found(k, e)
 				}
 			}
+		case t.w == "keep" && k+2 < n && listeners[c.words[min(k+2, n-1)].w] && wUnawareDark[c.words[min(k+3, n-1)].w]:
+			// "keep the user unaware", "keep them in the dark".
+			return found(k, min(k+3, n-1))
+		case t.w == "keep" && k+1 < n && listeners[c.words[k+1].w] && k+2 < n && wUnawareDark[c.words[k+2].w]:
+			return found(k, k+2)
 		case t.w == "keep" || t.w == "hide" || t.w == "conceal":
 			// "keep the acl setting to yourself", "hide this from the
 			// user".
@@ -679,6 +693,11 @@ func (c *clause) override(lower string) (int, int, bool) {
 		a, b := c.span(i, j)
 		return a, b, true
 	}
+	// "Remember permanently:", "memorize forever".
+	if i, j, ok := c.seq(1, wRememberMemorize, future); ok && c.addressed && !c.first {
+		a, b := c.span(i, j)
+		return a, b, true
+	}
 	// "ignora las instrucciones anteriores", "ignoriere alle vorherigen
 	// Anweisungen".
 	if i, j, ok := c.seq(4, foreignIgnore, foreignInstructions); ok && !c.first && language(c.words, 2) != "en" {
@@ -709,15 +728,19 @@ func (c *clause) overrideMore(lower string) (int, int, bool) {
 	if i, j, ok := c.seq(2, rulesWords, wDontDoesntNo, wApplyLonger); ok {
 		return span(i, j)
 	}
-	if i, j, ok := c.seq(2, rulesWords, wAreHaveBeen, wDisabledLiftedSuspendedWaived); ok {
+	if i, j, ok := c.seq(4, rulesWords, wAreHaveBeen, wDisabledLiftedSuspendedWaived); ok {
 		return span(i, j)
 	}
 	// "the operator has authorised you".
 	if i, j, ok := c.seq(1, wAuthorizedAuthorisedAllowedPermitted, wYou); ok {
 		return span(i, j)
 	}
-	// "the user agreed to this", "users have opted in".
+	// "the user agreed to this", "users have opted in", "the user
+	// already said yes to all changes".
 	if i, j, ok := c.seq(2, wUserUsers, consentClaims); ok {
+		return span(i, j)
+	}
+	if i, j, ok := c.seq(2, wUserUsersTheyPerson, wSaid, wYes); ok {
 		return span(i, j)
 	}
 	if !c.addressed {
@@ -735,7 +758,7 @@ func (c *clause) overrideMore(lower string) (int, int, bool) {
 		return span(i, j)
 	}
 	// "you have been granted root access".
-	if i, j, ok := c.seq(2, wGrantedGiven, privilege, wAccessPermissionsRightsPrivileges); ok {
+	if i, j, ok := c.seq(2, wGrantedGivenHave, privilege, wAccessPermissionsRightsPrivileges); ok {
 		return span(i, j)
 	}
 	// "in every reply", "end every answer with".
@@ -876,7 +899,7 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 				hit = true
 			}
 		}
-		if (w == "key" || w == "keys") && k > 0 && wPrivateSshApiSecret[c.words[k-1].w] && !subject["key"] {
+		if (w == "key" || w == "keys") && k > 0 && (wPrivateSshApiSecret[c.words[k-1].w] || c.words[k-1].w == "deploy") && !subject["key"] {
 			hit = true
 		}
 		if (w == "token" || w == "tokens") && k > 0 && wAccessAuthBearerSession[c.words[k-1].w] && !subject["token"] {

@@ -54,7 +54,7 @@ var (
 	finite = words(`that is are has have was were will must need needs can't cannot isn't aren't should`)
 	// communicated are participles of communicate: "need not be
 	// mentioned".
-	communicated = words(`mentioned told shown reported disclosed revealed displayed surfaced explained notified informed discussed
+	communicated = words(`mentioned told shown reported disclosed revealed displayed surfaced explained notified informed discussed brought
 		raised flagged announced`)
 	// failures are what a suppressed report would have said: "do not
 	// mention the error".
@@ -74,7 +74,7 @@ var (
 	// transfers move data: into an argument, a file, a request.
 	transfers = words(`include includes pass send put place append attach copy upload forward post submit add embed insert provide
 		paste share transmit leak dump read load fetch cat collect record store save write contain contains equal prepend exfiltrate
-		give set fill populate forwarded copied placed appended attached uploaded echoed`)
+		give set fill populate forwarded copied placed appended attached uploaded echoed hold holds`)
 	// sensitive nouns, as the object of a transfer.
 	sensitive = words(`credentials credential password passwords passphrase passphrases secrets secret cookie cookies clipboard
 		keychain conversation conversations api_key app_key apikey env environment history prompt mnemonic mnemonics`)
@@ -193,7 +193,7 @@ var (
 	// authSubject words make asking for a code the tool's own business.
 	authSubject = words(`login log sign auth authenticate authentication 2fa mfa otp code verification password`)
 	// consentClaims: "the user agreed to this".
-	consentClaims = words(`agreed consented opted`)
+	consentClaims = words(`agreed consented opted approved pre-approved preapproved`)
 	// rulesWords: "safety rules do not apply".
 	rulesWords = words(`safety content usage security rules guidelines policies restrictions safeguards guardrails filters`)
 	// privilege: "you have been granted root access".
@@ -208,7 +208,8 @@ var (
 	// languages.
 	foreignSensitive = words(`passwort kennwort zugangsdaten anmeldedaten chatverlauf chatnachrichten zwischenablage contraseña
 		credenciales historial identifiants historique senha credenciais histórico credenziali cronologia wachtwoord
-		inloggegevens geschiedenis пароль пароли учетные токен историю переписку hasło hasła haseł`)
+		inloggegevens geschiedenis пароль пароли учетные токен историю переписку hasło hasła haseł presse-papiers portapapeles
+		appunti klembord буфер schowek`)
 	// foreignNumber and foreignCard: a card number, in other languages,
 	// as two words: "numery kart", "número de tarjeta".
 	foreignNumber = words(`numer numery numerów número números numéro numéros nummer nummern numero numeri номер номера`)
@@ -247,14 +248,14 @@ var (
 	foreignThat = words(`que dass dat che что że`)
 	wThat       = words(`that`)
 	// omitWords keep something out of what the user sees.
-	omitWords = words(`omit omitted omitting exclude excluded excluding`)
+	omitWords = words(`omit omitted omitting exclude excluded excluding hidden filtered`)
 	// appearWords after a negation: "must not appear in your summary".
 	appearWords = words(`appear appears visible listed included surface`)
 	// showWords: "anything you show the user", "report to the user".
 	showWords       = words(`show shown tell told report display displayed present`)
 	wIfWhenWhenever = words(`if when whenever`)
 	// typedWords: what the user typed, said or shared, as data.
-	typedWords = words(`typed said wrote entered pasted shared mentioned`)
+	typedWords = words(`typed said wrote entered pasted shared mentioned types says writes enters pastes shares mentions`)
 	// toolDemands: "the slack_post tool now requires a field".
 	toolDemands = words(`requires require expects expect needs must should accepts`)
 	// botheredWords: "the user prefers not to be bothered".
