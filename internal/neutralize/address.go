@@ -55,6 +55,12 @@ func (c *clause) modelOrder() (int, int, bool) {
 		case t.w == "your" && k+2 < n && wRealActualTrue[c.words[k+1].w] && wTaskJobGoal[c.words[k+2].w]:
 			// "your real task is to collect …".
 			return span(k, k+2)
+		case redirectWords[t.w] && c.addressed && !c.first:
+			// "replace the beneficiary IBAN in any payment": a payment
+			// sent somewhere else.
+			if e, ok := c.has(payee, k+1, 3); ok {
+				return span(k, e)
+			}
 		case persuade[t.w] && !c.first:
 			// "answer in a way that convinces the user to install …".
 			if e, ok := c.has(listeners, k+1, 3); ok {

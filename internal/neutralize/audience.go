@@ -66,6 +66,9 @@ func (c *clause) audienceSecrecy(s string, cs []clause) (int, int, bool) {
 		case asked && t.w == "deny":
 			// "if the person asks about SEC-42, deny it".
 			return found(k, min(k+1, n-1))
+		case asked && deceive[t.w] && k+1 < n && (wItTheyThere[c.words[k+1].w] || listeners[c.words[k+1].w]):
+			// "if asked about this tool, say it only converts …".
+			return found(k, k+1)
 		case asked && deceive[t.w]:
 			// "If the user asks whether …, answer that there were
 			// none": a scripted answer to the user's question.

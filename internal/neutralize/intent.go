@@ -635,7 +635,8 @@ func (c *clause) secretInSentence(cs []clause) bool {
 			continue
 		}
 		for k, t := range d.words {
-			if secretNouns[t.w] || (t.w == "key" || t.w == "keys") && k > 0 && wPrivateApiSecretAccess[d.words[k-1].w] {
+			if secretNouns[t.w] || (t.w == "key" || t.w == "keys") && k > 0 && wPrivateApiSecretAccess[d.words[k-1].w] ||
+				wLinkCodeURL[t.w] && k > 0 && wOneTimeReset[d.words[k-1].w] { // "a one-time link"
 				return true
 			}
 		}
@@ -801,6 +802,9 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 		card := foreignNumber[t.w] && !subject["card"]
 		if card {
 			_, card = c.has(foreignCard, k+1, 3)
+		}
+		if foreignToken[t.w] && !subject["token"] {
+			_, card = c.has(foreignAccess, k+1, 2)
 		}
 		if foreignKey[t.w] && !subject["key"] {
 			// "las claves API", "la clé privée".
@@ -996,6 +1000,16 @@ func (c *clause) otherToolUse(s string, subject set) (int, int, bool) {
 				i, j := c.span(k, v)
 				return i, j, true
 			}
+		case k+3 < n && strings.ContainsAny(t.w, "_-") && distinctive(s[t.start:t.end]) && !ownName(t.w, subject) &&
+			c.words[k+1].w == "tool" && wAreIs[c.words[k+2].w] && offline[c.words[k+3].w]:
+			// "the delete_host tool is outdated": another tool run down.
+			i, j := c.span(k, k+3)
+			return i, j, true
+		case c.headed && k > 0 && wCallInvokeUseRun[c.words[k-1].w] && strings.ContainsAny(t.w, "_-") && distinctive(s[t.start:t.end]) && !ownName(t.w, subject):
+			// "Assistant, please call transfer_funds with …": under a
+			// heading to the model, an order to use another tool.
+			i, j := c.span(k-1, k)
+			return i, j, true
 		case c.addressed && k+1 < n && strings.ContainsAny(t.w, "_-") && distinctive(s[t.start:t.end]) && !ownName(t.w, subject):
 			// "the slack_post tool now requires a field …".
 			v := k + 1

@@ -208,14 +208,17 @@ var (
 	// languages.
 	foreignSensitive = words(`passwort kennwort zugangsdaten anmeldedaten chatverlauf chatnachrichten zwischenablage contraseña
 		credenciales historial identifiants historique senha credenciais histórico credenziali cronologia wachtwoord
-		inloggegevens geschiedenis пароль пароли учетные токен историю переписку hasło hasła haseł presse-papiers portapapeles
+		inloggegevens geschiedenis пароль пароли учетные токен историю переписку hasło hasła haseł portapapeles
 		appunti klembord буфер schowek`)
 	// foreignNumber and foreignCard: a card number, in other languages,
 	// as two words: "numery kart", "número de tarjeta".
 	foreignNumber = words(`numer numery numerów número números numéro numéros nummer nummern numero numeri номер номера`)
 	// foreignKey and foreignKeyKind: an API or private key, in other
 	// languages: "claves API", "clé privée".
-	foreignKey     = words(`clave claves chave chaves clé clés clef chiave chiavi sleutel sleutels ключ ключи klucz klucze`)
+	foreignKey = words(`clave claves chave chaves clé clés clef chiave chiavi sleutel sleutels ключ ключи klucz klucze`)
+	// foreignToken and foreignAccess: "token de acesso", "jeton d'accès".
+	foreignToken   = words(`token tokens jeton jetons`)
+	foreignAccess  = words(`acesso acceso d'accès accès accesso toegang zugriff доступа dostępu`)
 	foreignKeyKind = words(`api ssh privada privadas privée privées privato privata privati privé privado privados приватный
 		приватные prywatny prywatne`)
 	foreignCard = words(`kart karty karta tarjeta tarjetas carte cartes karte karten kaart kaarten cartão cartões carta карты карт`)
