@@ -819,7 +819,12 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 	}
 	// A secret file that goes into an argument: "the contents of .npmrc
 	// go into `registry_hint`".
-	if loc := secretPath.FindStringIndex(s[c.start:c.end]); loc != nil && !c.first && strings.IndexByte(s[c.start+loc[1]:c.end], '`') >= 0 {
+	text := s[c.start:c.end]
+	var loc []int
+	if mayHoldSecretPath(text) {
+		loc = secretPath.FindStringIndex(text)
+	}
+	if loc != nil && !c.first && strings.IndexByte(text[loc[1]:], '`') >= 0 {
 		if !c.negatedBefore(c.start + loc[0]) {
 			return c.start + loc[0], c.start + loc[1], true
 		}
@@ -828,8 +833,7 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 		return 0, 0, false
 	}
 	// A secret file anywhere in an order.
-	text := s[c.start:c.end]
-	if loc := secretPath.FindStringIndex(text); loc != nil && !strings.HasSuffix(text[:loc[1]], ".pub") {
+	if loc != nil && !strings.HasSuffix(text[:loc[1]], ".pub") {
 		if !c.negatedBefore(c.start + loc[0]) {
 			return c.start + loc[0], c.start + loc[1], true
 		}
@@ -941,6 +945,22 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 		}
 	}
 	return 0, 0, false
+}
+
+// secretPathNeedles hold a literal of every match of secretPath: a text
+// without one cannot match, and the regexp, the dearest step of a clause,
+// is skipped.
+var secretPathNeedles = []string{"~/.", ".npmrc", ".netrc", ".pgpass", ".git-credentials", "credentials", ".ssh/", ".tfvars",
+	".tfstate", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "/etc/", "mcp.json"}
+
+// mayHoldSecretPath reports whether text holds a needle of secretPath.
+func mayHoldSecretPath(text string) bool {
+	for _, n := range secretPathNeedles {
+		if strings.Contains(text, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // sensitiveBefore reports a sensitive thing named in an earlier clause of
