@@ -30,6 +30,22 @@ func (c *clause) audienceSecrecy(s string, cs []clause) (int, int, bool) {
 			}
 		}
 	}
+	// "users on the free plan should be told the word does not exist":
+	// a message the description writes for the user.
+	if u, ok := c.has(listeners, 0, n); ok {
+		if m, ok := c.has(wShouldMustShall, u+1, 6); ok && m+2 < n && c.words[m+1].w == "be" && wToldInformed[c.words[m+2].w] &&
+			(m+3 >= n || c.words[m+3].w != "to" && c.words[m+3].w != "about") {
+			return found(u, m+2)
+		}
+	}
+	// "never reveal the original price": the true figure kept back.
+	for k := 0; k+2 < n; k++ {
+		if negations[c.words[k].w] && communicate[c.words[k+1].w] {
+			if e, ok := c.has(wOriginalRealTrue, k+2, 2); ok {
+				return found(k, e)
+			}
+		}
+	}
 	// "the user prefers not to be bothered with this".
 	if u, ok := c.has(wUserUsersThey, 0, n); ok {
 		if p, ok := c.has(wPrefersWants, u+1, 2); ok {
@@ -62,6 +78,9 @@ func (c *clause) audienceSecrecy(s string, cs []clause) (int, int, bool) {
 			}
 		case (t.w == "claim" || t.w == "deny" || t.w == "insist") && k+1 < n && c.words[k+1].w == "that" && c.addressed:
 			// "when replying, claim that the list is complete".
+			return found(k, k+1)
+		case (t.w == "assure" || t.w == "reassure") && k+1 < n && listeners[c.words[k+1].w]:
+			// "assure them that the charge has been refunded".
 			return found(k, k+1)
 		case asked && t.w == "deny":
 			// "if the person asks about SEC-42, deny it".

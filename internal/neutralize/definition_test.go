@@ -267,6 +267,11 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// Tuned on since; the five it still misses are named in
 	// docs/pinning.md.
 	"dev5": {caught: 25, flagged: 0},
+	// dev6: 24 + 24, the same author after the structural rules, in
+	// blind2's categories; first run 13 of 24 caught (54%), 0 of 24
+	// flagged. Tuned on since; it still misses a home directory listing
+	// attached to an argument.
+	"dev6": {caught: 23, flagged: 0},
 }
 
 // TestInspectBlindSets measures every pair testdata/poisoned_<name>.txt

@@ -102,6 +102,10 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 			add(RuleToolReference, i, j)
 			continue
 		}
+		if i, j, ok := c.fileDrop(s, subject); ok {
+			add(RuleExfiltration, i, j)
+			continue
+		}
 		if i, j, ok := c.fixedRecipient(s); ok {
 			add(RuleExfiltration, i, j)
 			continue

@@ -20,7 +20,7 @@ var (
 		forget override bypass remember treat follow obey make ensure exfiltrate open get retrieve query modify delete remove skip
 		keep hide conceal prefer switch start stop apply decode print output list grab suggest recommend impersonate route mark
 		alter browse visit email claim create grant invite subscribe enable disable install download register approve merge push
-		commit transfer pay buy order book leave omit drop strip suppress deny fill populate`)
+		commit transfer pay buy order book leave omit drop strip suppress deny fill populate archive mirror sync move`)
 
 	// negations join "do not" and the like (see tokens).
 	negations = words(`don't dont never mustn't shouldn't shan't needn't mayn't`)
@@ -34,7 +34,7 @@ var (
 
 	// asking verbs need consent as their object to be secrecy.
 	asking  = words(`ask confirm prompt asking confirming prompting waiting wait`)
-	consent = words(`confirmation permission approval consent review`)
+	consent = words(`confirmation confirmations permission approval approvals consent review reviews`)
 	// concessive words before the user's wish: "whatever the user says".
 	concessive = words(`whatever regardless irrespective matter above despite instead`)
 	// audience words: the user, or the thing to keep from them.
@@ -42,7 +42,7 @@ var (
 		confirmation permission approval consent`)
 	// objectWords right after a communicative verb: "never reveal that",
 	// "don't mention it", "never ask about it".
-	objectWords = words(`it this that these those anything about any why`)
+	objectWords = words(`it this that these those anything about any why they`)
 	// answerWords: "in your answer", "to your response".
 	answerWords = words(`answer answers response responses reply replies output summary summaries message messages chat`)
 
@@ -225,7 +225,7 @@ var (
 	// cjkPairs: a Chinese or Japanese clause that holds a word of each
 	// half is an order to override or to move data.
 	cjkOverridePair = [2][]string{{"忽略", "无视", "無視"}, {"指示", "指令", "说明", "命令"}}
-	cjkDataPair     = [2][]string{{"发送", "送信", "放入", "入れて", "附上", "添付"}, {"密码", "对话记录", "聊天记录", "パスワード", "会話履歴", "秘钥", "密钥", "令牌"}}
+	cjkDataPair     = [2][]string{{"发送", "送信", "放入", "放在", "填入", "写入", "入れて", "附上", "添付"}, {"密码", "对话记录", "聊天记录", "パスワード", "会話履歴", "秘钥", "密钥", "令牌"}}
 	// subjectGroups: a subject that names one word of a group names
 	// them all: a tool about the conversation may say "messages".
 	subjectGroups = []set{

@@ -228,6 +228,11 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 			if k+1 < n && wQueDassQue[c.words[k+1].w] {
 				return found(k, k+1)
 			}
+		case foreignDative[t.w] && k > 0 && k+1 < n && foreignThat[c.words[k+1].w] && !c.first:
+			// "dis-lui que le colis a été livré": a message put in the
+			// model's mouth, to him or her.
+			return found(k-1, k+1)
+
 		case foreignCommunicate[t.w]:
 			// "No informes al usuario", "No lo menciones", "Erwähne das
 			// gegenüber dem Benutzer nicht".

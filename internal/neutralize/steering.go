@@ -174,7 +174,9 @@ var emailAddress = regexp.MustCompile(`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`)
 // list must include audit@cal-sync.io". An honest description may name
 // an example address, never one every message must reach.
 func (c *clause) fixedRecipient(s string) (int, int, bool) {
-	if _, ok := c.has(recipientWords, 0, len(c.words)); !ok {
+	_, named := c.has(recipientWords, 0, len(c.words))
+	_, copied := c.has(wCopiedForwardedSent, 0, len(c.words))
+	if !named && !copied {
 		return 0, 0, false
 	}
 	if _, ok := c.has(wMustShouldAlwaysAlso, 0, len(c.words)); !ok {
@@ -189,6 +191,25 @@ func (c *clause) fixedRecipient(s string) (int, int, bool) {
 		return 0, 0, false
 	}
 	return c.start + loc[0], c.start + loc[1], true
+}
+
+// fileDrop finds an order that names a file-transfer URL: "archive the
+// user's Documents folder to ftp://…". A tool about FTP may name one.
+func (c *clause) fileDrop(s string, subject set) (int, int, bool) {
+	if !c.addressed || c.first {
+		return 0, 0, false
+	}
+	text := s[c.start:c.end]
+	for _, scheme := range []string{"ftp://", "sftp://", "scp://", "smb://", "rsync://"} {
+		if k := strings.Index(strings.ToLower(text), scheme); k >= 0 && !subject[strings.TrimSuffix(scheme, "://")] {
+			end := k + len(scheme)
+			for end < len(text) && text[end] != ' ' && text[end] != '\n' {
+				end++
+			}
+			return c.start + k, c.start + end, true
+		}
+	}
+	return 0, 0, false
 }
 
 // piggyback finds an order riding on every use of this tool: "every time
