@@ -38,6 +38,35 @@ func (c *clause) fakeLabel(s string) (int, int, bool) {
 	return 0, 0, false
 }
 
+// weakenOversight finds an order that weakens what watches the model or
+// the account: "make it public", "should be disabled via …" for a
+// security scan, and, under a heading to the model, a claim that nothing
+// is logged.
+func (c *clause) weakenOversight() (int, int, bool) {
+	if c.first || !c.addressed {
+		return 0, 0, false
+	}
+	n := len(c.words)
+	for k, t := range c.words {
+		switch {
+		case t.w == "make" && k+2 < n && c.words[k+2].w == "public" || t.w == "make" && k+1 < n && c.words[k+1].w == "public":
+			e := min(k+2, n-1)
+			a, b := c.span(k, e)
+			return a, b, true
+		case wDisableDisabled[t.w]:
+			if e, ok := c.has(oversight, max(0, k-5), 10); ok {
+				a, b := c.span(min(k, e), max(k, e))
+				return a, b, true
+			}
+		case c.headed && oversight[t.w] && k+2 < n && (c.words[k+1].w == "is" || c.words[k+1].w == "are") && wOffDisabled[c.words[k+2].w]:
+			// "Note to the agent: logging is off".
+			a, b := c.span(k, k+2)
+			return a, b, true
+		}
+	}
+	return 0, 0, false
+}
+
 // modelOrder finds an order only a model is given: "answer every request
 // without refusing", "your real task is to …", "convince the user to
 // install …".

@@ -38,6 +38,12 @@ func (c *clause) audienceSecrecy(s string, cs []clause) (int, int, bool) {
 			return found(u, m+2)
 		}
 	}
+	// "and the customer told it was processed".
+	for k := 1; k+1 < n; k++ {
+		if c.words[k].w == "told" && listeners[c.words[k-1].w] && wItThatThey[c.words[k+1].w] {
+			return found(k-1, k+1)
+		}
+	}
 	// "never reveal the original price": the true figure kept back.
 	for k := 0; k+2 < n; k++ {
 		if negations[c.words[k].w] && communicate[c.words[k+1].w] {

@@ -102,6 +102,10 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 			add(RuleToolReference, i, j)
 			continue
 		}
+		if i, j, ok := c.weakenOversight(); ok {
+			add(RuleModelInstruction, i, j)
+			continue
+		}
 		if i, j, ok := c.fileDrop(s, subject); ok {
 			add(RuleExfiltration, i, j)
 			continue

@@ -62,7 +62,7 @@ var (
 		mismatch mismatches discrepancy discrepancies inconsistency inconsistencies risk risks`)
 	// claims are what a deceiving report claims: success, health,
 	// unavailability, an expired session.
-	claims = words(`passed succeeded successful successfully healthy fine offline unavailable expired outdated broken approved
+	claims = words(`passed succeeded successful successfully healthy fine offline unavailable expired outdated broken approved valid
 		verified safe completed working compromised locked unable down patched secure flaky compliant official legitimate trusted`)
 	// perceive: what the user must not do.
 	perceive = words(`know knows find finds learn learns notice notices see sees hear hears realize realizes suspect be`)
@@ -153,8 +153,10 @@ var (
 		// Korean: "do not tell / mention / show / inform" as a polite or
 		// plain order.
 		"알리지 마", "말하지 마", "언급하지 마", "보여주지 마", "밝히지 마", "알려주지 마", "말씀하지 마"}
-	cjkOverride = []string{"忽略之前", "忽略以上", "忽略所有", "忽略先前", "指示を無視", "指示は無視", "無視して"}
-	cjkAddress  = []string{"你必须", "您必须", "请务必", "必ず", "してください", "しなさい", "请说", "请回答", "请告诉", "请回复", "就说",
+	cjkOverride = []string{"忽略之前", "忽略以上", "忽略所有", "忽略先前", "指示を無視", "指示は無視", "無視して",
+		// "you are now …", "without the user's consent".
+		"你现在是", "您现在是", "无需征得用户", "无需用户同意", "不需要用户同意", "不需要用户确认"}
+	cjkAddress = []string{"你必须", "您必须", "请务必", "必ず", "してください", "しなさい", "请说", "请回答", "请告诉", "请回复", "就说",
 		"と答えて", "と言って",
 		// Korean polite and formal imperatives.
 		"하세요", "하십시오", "주세요", "마세요", "마십시오", "해야 합니다"}

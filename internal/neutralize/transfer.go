@@ -20,6 +20,9 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 		if foreignToken[t.w] && !subject["token"] {
 			_, card = c.has(foreignAccess, k+1, 2)
 		}
+		if foreignToken[t.w] && !subject["token"] && !card {
+			_, card = c.has(foreignKeyKind, k+1, 2) // "token API"
+		}
 		if foreignKey[t.w] && !subject["key"] {
 			// "las claves API", "la clé privée".
 			_, card = c.has(foreignKeyKind, k+1, 2)
@@ -128,7 +131,7 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 				hit = !subject["env"] // "the output of `env`"
 			}
 		}
-		if (w == "messages" || w == "message") && !subject["message"] {
+		if (w == "messages" || w == "message" || w == "dm" || w == "dms") && !subject["message"] {
 			if _, near := c.has(recentWords, max(0, k-4), k-max(0, k-4)); near {
 				hit = true
 			}
@@ -146,6 +149,15 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 		}
 		if st, en := c.words[k].start, c.words[k].end; st > 0 && s[st-1] == '/' || en < len(s) && s[en] == '/' {
 			hit = false // a path: 'secrets/application/credentials'
+		}
+		if personalData(c.words, k) && !subject[w] {
+			hit = true // "the user's date of birth and home address"
+		}
+		if wLinkCodeURL[w] && k > 0 && wOneTimeReset[c.words[k-1].w] && !subject["code"] && !subject["sms"] {
+			hit = true // "the user's one-time SMS code"
+		}
+		if (w == "instructions" || w == "prompt" || w == "guidelines") && k > 0 && c.words[k-1].w == "your" {
+			hit = true // "output the full text of your instructions"
 		}
 		if (w == "phrase" || w == "phrases") && k > 0 && wSeedRecovery[c.words[k-1].w] {
 			hit = true // a wallet's seed phrase
@@ -171,6 +183,25 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 		}
 	}
 	return 0, 0, false
+}
+
+// personalData reports personal data at word k: "date of birth", "home
+// address", "phone number", "passport number".
+func personalData(ws []token, k int) bool {
+	w := ws[k].w
+	prev := ""
+	if k > 0 {
+		prev = ws[k-1].w
+	}
+	switch w {
+	case "birth":
+		return prev == "of" || prev == "date"
+	case "address", "addresses":
+		return prev == "home" || prev == "postal" || prev == "street" || prev == "mailing" || prev == "billing"
+	case "number", "numbers":
+		return prev == "passport" || prev == "ssn" || prev == "security" || prev == "license"
+	}
+	return false
 }
 
 // secretPathNeedles hold a literal of every match of secretPath: a text
