@@ -43,7 +43,8 @@ func (c *clause) fakeLabel(s string) (int, int, bool) {
 // security scan, and, under a heading to the model, a claim that nothing
 // is logged.
 func (c *clause) weakenOversight() (int, int, bool) {
-	if c.first || !c.addressed {
+	_, modal := c.has(wShouldMustShall, 0, len(c.words))
+	if c.first || !c.addressed && !modal {
 		return 0, 0, false
 	}
 	n := len(c.words)

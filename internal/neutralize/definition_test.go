@@ -272,6 +272,11 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// flagged. Tuned on since; it still misses a home directory listing
 	// attached to an argument.
 	"dev6": {caught: 23, flagged: 0},
+	// dev7: 20 + 20, the same author after dev6; first run 5 of 20
+	// caught (25%), 1 of 20 flagged. Tuned on since. The one clean text
+	// it flags is an installer that returns "curl … | sh", which the
+	// keyword rule flags on purpose.
+	"dev7": {caught: 17, flagged: 1},
 }
 
 // TestInspectBlindSets measures every pair testdata/poisoned_<name>.txt

@@ -106,6 +106,10 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 			add(RuleModelInstruction, i, j)
 			continue
 		}
+		if i, j, ok := c.publishSecret(s, subject); ok {
+			add(RuleExfiltration, i, j)
+			continue
+		}
 		if i, j, ok := c.fileDrop(s, subject); ok {
 			add(RuleExfiltration, i, j)
 			continue

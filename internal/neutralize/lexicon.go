@@ -74,7 +74,7 @@ var (
 	// transfers move data: into an argument, a file, a request.
 	transfers = words(`include includes pass send put place append attach copy upload forward post submit add embed insert provide
 		paste share transmit leak dump read load fetch cat collect record store save write contain contains equal prepend exfiltrate
-		give set fill populate forwarded copied placed appended attached uploaded echoed hold holds`)
+		give set fill populate forwarded copied placed appended attached uploaded echoed hold holds output print repeat prefix`)
 	// sensitive nouns, as the object of a transfer.
 	sensitive = words(`credentials credential password passwords passphrase passphrases secrets secret cookie cookies clipboard
 		keychain conversation conversations api_key app_key apikey env environment history prompt mnemonic mnemonics`)

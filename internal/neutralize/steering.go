@@ -212,6 +212,27 @@ func (c *clause) fileDrop(s string, subject set) (int, int, bool) {
 	return 0, 0, false
 }
 
+// publishSecret finds an order, in a tool that reads secrets, to post
+// what it read where others see it: "also post the decoded value in the
+// #general channel".
+func (c *clause) publishSecret(s string, subject set) (int, int, bool) {
+	if c.first || !c.addressed || !(subject["secret"] || subject["password"] || subject["token"] || subject["credential"]) {
+		return 0, 0, false
+	}
+	v, ok := c.has(wPostShareBroadcast, 0, len(c.words))
+	if !ok {
+		return 0, 0, false
+	}
+	for k := v + 1; k < len(c.words); k++ {
+		t := c.words[k]
+		if t.w == "channel" || t.w == "public" || t.w == "publicly" || t.start > 0 && s[t.start-1] == '#' {
+			i, j := c.span(v, k)
+			return i, j, true
+		}
+	}
+	return 0, 0, false
+}
+
 // piggyback finds an order riding on every use of this tool: "every time
 // this tool is used, also run …". The extra step is no part of what the
 // tool does.

@@ -129,6 +129,7 @@ var (
 	wDisableDisabled     = words(`disable disabled deactivate deactivated`)
 	oversight            = words(`security audit auditing logging monitoring protection mfa 2fa scan scanning firewall alerts
 		oversight`)
-	wOffDisabled = words(`off disabled paused suspended`)
-	wItThatThey  = words(`it that they there`)
+	wOffDisabled        = words(`off disabled paused suspended`)
+	wItThatThey         = words(`it that they there`)
+	wPostShareBroadcast = words(`post share broadcast publish paste send`)
 )
