@@ -47,7 +47,7 @@ func (c *clause) audienceSecrecy(s string, cs []clause) (int, int, bool) {
 	// "never reveal the original price": the true figure kept back.
 	for k := 0; k+2 < n; k++ {
 		if negations[c.words[k].w] && communicate[c.words[k+1].w] {
-			if e, ok := c.has(wOriginalRealTrue, k+2, 2); ok {
+			if e, ok := c.has(wOriginalRealTrue, k+2, 2); ok && !c.secretInSentence(cs) { // "never show the actual password" protects
 				return found(k, e)
 			}
 		}

@@ -86,6 +86,7 @@ func TestInspectSubject(t *testing.T) {
 		{"quoted mixed-script word", "Checks spelling.", "Flags words that mix scripts, such as 'cлово' with a Latin 'c'."},
 		{"relative que", "Devuelve la lista de usuarios.", "Devuelve al usuario que creó el ticket."},
 		{"one-time link kept out", "Sends a password-reset email.", "The email contains a one-time link; do not include the link in your reply."},
+		{"actual secret kept back", "Reads a secret from Vault.", "The password is returned once; never show the actual password in logs."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := tc.text
