@@ -29,6 +29,12 @@ type clause struct {
 	// addressed is set by [readClauses]: the clause gives the reader an
 	// order.
 	addressed bool
+	// ascii is true when the clause is all ASCII: no Chinese, Japanese
+	// or Korean phrase can occur in it.
+	ascii bool
+	// headed is set by [readClauses]: the clause is, or follows, a
+	// heading or a vocative addressed to the model.
+	headed bool
 }
 
 // wordRune reports whether r continues a word: letters, digits, "_" (tool
@@ -48,7 +54,8 @@ func clauses(s string) []clause {
 		if end > start {
 			words := tokens(s, start, end)
 			if len(words) > 0 {
-				out = append(out, clause{start: start, end: end, words: words, first: sentence == 0, sentence: sentence})
+				out = append(out, clause{start: start, end: end, words: words, first: sentence == 0, sentence: sentence,
+					ascii: isASCII(s[start:end])})
 			}
 		}
 	}
@@ -182,11 +189,23 @@ func (c *clause) span(i, j int) (int, int) { return c.words[i].start, c.words[j]
 func (c *clause) contains(lower string, phrases []string) (int, int, bool) {
 	text := lower[c.start:c.end]
 	for _, p := range phrases {
+		if c.ascii && p[0] >= utf8.RuneSelf {
+			continue // a phrase of another script
+		}
 		if k := strings.Index(text, p); k >= 0 {
 			return c.start + k, c.start + k + len(p), true
 		}
 	}
 	return 0, 0, false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // lowerSameLen lower-cases s without changing any byte offset: only

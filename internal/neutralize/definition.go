@@ -65,6 +65,10 @@ type definitionRules struct {
 	// that makes a mention a hijack: "whenever the send_email tool is
 	// called", "you must call delete_repo", "never use post_message".
 	before, after *regexp.Regexp
+	// prereq after a tool name makes the mention a step of the tool's
+	// own flow: "you must call list_projects first to get the project
+	// ID".
+	prereq *regexp.Regexp
 }
 
 type rulePattern struct {
@@ -74,6 +78,10 @@ type rulePattern struct {
 	// "private keys"): a finding of it is dropped when the tool is about
 	// that very thing (see [Subject]).
 	topic bool
+	// detected marks a rule whose match a detector's subject names: "scan
+	// … for tool poisoning: hidden instructions, …". A finding of it is
+	// dropped in the first sentence of a tool that finds such things.
+	detected bool
 	// needles filter the text before the regexp runs, which costs about
 	// 50 µs on a long description: each group needs one of its strings
 	// in the text as folded by [foldNeedles]. They are the literals every match
@@ -140,13 +148,14 @@ func newDefinitionRules() definitionRules {
 	}
 	return definitionRules{
 		before: ci(`(?:\b(?:when|whenever|if|every\s+time|each\s+time|instead\s+of(?:\s+(?:using|calling))?|never\s+(?:use|call)|(?:don't|do\s+not)\s+(?:use|call)|(?:must|always|also|first|then)\s+(?:call|invoke|run|use)|whenever\s+you\s+(?:use|call))\s+(?:the\s+)?(?:\([\w-]+\)\s+)?[\x60'"]?)$`),
+		prereq: ci(`^[\x60'"]?\s+(?:first\s+)?(?:to|in\s+order\s+to)\s+(?:get|obtain|find|look\s+up|retrieve|resolve|discover|list|fetch|learn)\b`),
 		after:  ci(`^[\x60'"]?(?:\s+tool)?\s+(?:is\s+(?:called|invoked|used|run)|must\b|should\b|shall\b)`),
 		phrases: []rulePattern{
 			p(RuleModelInstruction, `<\s*/?\s*(?:important|secret|hidden|system[_ -]?note|note to|admin|override)\b[^<>\n]{0,40}>`, [][]string{{"<"}, {"important", "secret", "hidden", "system", "note to", "admin", "override"}}),
 			p(RuleModelInstruction, `\b(?:ai\s+assistant|ai\s+model|ai\s+agent|assistant)\s*:`, [][]string{{"assistant", "ai "}, {":"}}),
 			p(RuleModelInstruction, `\b(?:the\s+)?(?:assistant|model|llm|ai(?:\s+(?:model|assistant|agent))?)\s+(?:must|should(?:\s+now)?|shall|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|also\s+|now\s+|first\s+|silently\s+)?(?:include|send|read|pass|add|append|forward|upload|change|ignore|approve|run\s+all|prefer)\b`, [][]string{{"assistant", "model", "llm", "ai "}, {"must", "should", "shall", "need", "required", "has to"}}),
 			p(RuleModelInstruction, `\bas\s+an?\s+(?:ai|language\s+model|llm|assistant)\b`, [][]string{{"as a"}}),
-			p(RuleModelInstruction, `\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?|requirements?|rules?|steps?|tasks?)\b`, [][]string{{"mandatory", "priority", "secret", "hidden"}}),
+			{rule: RuleModelInstruction, re: ci(`\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?|requirements?|rules?|steps?|tasks?)\b`), needles: [][]string{{"mandatory", "priority", "secret", "hidden"}}, detected: true},
 			p(RuleModelInstruction, `\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|installed|enabled|listed)\b`, [][]string{{"this tool is"}}),
 			p(RuleModelInstruction, `\botherwise\s+the\s+(?:tool|function|call)\s+(?:will\s+not|won't|will\s+fail\s+to)\s+work\b`, [][]string{{"otherwise the"}}),
 			p(RuleModelInstruction, `\b(?:before|prior\s+to)\s+(?:using|calling|invoking|running|executing)\s+this\s+(?:tool|function)\s*,?\s+(?:you\s+must\s+|first\s+|always\s+)?(?:read|open|copy|send|include|pass|upload|fetch|cat|load)\b`, [][]string{{"this tool", "this function"}, {"before", "prior to"}}),
@@ -183,6 +192,9 @@ func newDefinitionRules() definitionRules {
 // shadows reports whether the tool name at s[i:j] is mentioned to steer
 // the model's use of that tool.
 func (n *Neutralizer) shadows(s string, i, j int) bool {
+	if n.def.prereq.MatchString(s[j:min(len(s), j+48)]) {
+		return false
+	}
 	return n.def.before.MatchString(s[max(0, i-48):i]) || n.def.after.MatchString(s[j:min(len(s), j+48)])
 }
 
@@ -250,16 +262,47 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 					continue
 				}
 			}
+			if rp.detected && detector(cs, loc[0]) {
+				continue
+			}
+			if rp.rule == RuleSecrecy {
+				if c := clauseAt(cs, loc[0]); c != nil && c.guardsClaim() {
+					continue
+				}
+			}
 			add(rp.rule, loc[0], loc[1])
 		}
 	}
 	hiddenRunes(s, add)
 	base64Runs(s, add)
+	hexRuns(s, sub.words, add)
+	mixedScripts(s, add)
+	commentOrders(s, add)
 	if len(others) > 0 {
 		n.toolNames(s, others, add)
 	}
 	intent(s, cs, sub.words, add)
 	return merge(out)
+}
+
+// detector reports whether at lies in the first sentence of a text whose
+// first sentence says the tool finds things: "Scan …", "Detects …".
+func detector(cs []clause, at int) bool {
+	c := clauseAt(cs, at)
+	if c == nil || !c.first {
+		return false
+	}
+	for _, d := range cs {
+		if !d.first {
+			break
+		}
+		for _, t := range d.words {
+			if detectVerbs[t.w] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // topicHeads are the nouns of a topic rule's match that a tool can be

@@ -243,8 +243,10 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// on 2026-12-02 by a writer who saw only the fixtures, sealed, and run
 	// once after the intent rules were merged: caught 58 of 80 (72%),
 	// flagged 3 of 80 (4%). The detector before the intent rules scored
-	// 38 of 80 and 12 of 80 on it. Seen data from that run on.
-	"blind2": {caught: 58, flagged: 3},
+	// 38 of 80 and 12 of 80 on it. Seen data from that run on: branch h21d
+	// tuned the rules on its misses to 80 of 80 and 0 of 80, a tuned-on
+	// figure kept here as a regression floor, not a held-out one.
+	"blind2": {caught: 80, flagged: 0},
 	// dev: written by the author of the intent rules after the first
 	// draft; that draft caught 25 of 40 and flagged 6 of 40, and the
 	// rules were then tuned on it.
@@ -256,6 +258,25 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// dev3: the same author after tuning on dev2; first run 10 of 20
 	// caught, 0 of 20 flagged. Tuned on since.
 	"dev3": {caught: 20, flagged: 0},
+	// dev4: 30 + 30, written by the author of branch h21d after tuning on
+	// blind2 and before changing any rule for it; first run 10 of 30
+	// caught (33%), 5 of 30 flagged. Tuned on since.
+	"dev4": {caught: 30, flagged: 0},
+	// dev5: 30 + 30, the same author after tuning on dev4, in styles the
+	// earlier sets lack; first run 6 of 30 caught (20%), 1 of 30 flagged.
+	// Tuned on since; the five it still misses are named in
+	// docs/pinning.md.
+	"dev5": {caught: 25, flagged: 0},
+	// dev6: 24 + 24, the same author after the structural rules, in
+	// blind2's categories; first run 13 of 24 caught (54%), 0 of 24
+	// flagged. Tuned on since; it still misses a home directory listing
+	// attached to an argument.
+	"dev6": {caught: 23, flagged: 0},
+	// dev7: 20 + 20, the same author after dev6; first run 5 of 20
+	// caught (25%), 1 of 20 flagged. Tuned on since. The one clean text
+	// it flags is an installer that returns "curl … | sh", which the
+	// keyword rule flags on purpose.
+	"dev7": {caught: 17, flagged: 1},
 }
 
 // TestInspectBlindSets measures every pair testdata/poisoned_<name>.txt
