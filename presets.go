@@ -19,9 +19,13 @@ import (
 // handling reads the merged kind_settings, and so does every catalog built
 // from Mux.Config (catalog.FromFleet).
 func withPresets(cfg *config.Fleet, servers []kindgroups.Server) (*config.Fleet, []presets.Assignment, error) {
-	all, err := presets.All()
-	if err != nil {
-		return nil, nil, err
+	off := cfg.Presets != nil && !*cfg.Presets
+	var all []presets.Preset
+	if !off { // parsing them all costs a few milliseconds
+		var err error
+		if all, err = presets.All(); err != nil {
+			return nil, nil, err
+		}
 	}
 	info := map[string]string{}
 	for _, s := range servers {
@@ -40,7 +44,7 @@ func withPresets(cfg *config.Fleet, servers []kindgroups.Server) (*config.Fleet,
 	c := *cfg
 	c.KindSettings = maps.Clone(cfg.KindSettings)
 	got := presets.Apply(&c, all, kinds, presets.Options{})
-	if cfg.Presets != nil && !*cfg.Presets {
+	if off {
 		return cfg, got, nil
 	}
 	return &c, got, nil
