@@ -64,7 +64,11 @@ func TestRepairCorpus(t *testing.T) {
 	}
 	// One server per distinct (fixture, transformers, field map): each is its
 	// own kind, so kind_settings can differ.
-	cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{}}
+	// Presets off: each case states the whole of its kind's argument
+	// handling, and a preset matched by the fixture's tool names (the
+	// gitlab preset's join_separator, say) would add to it.
+	off := false
+	cfg := &config.Fleet{KindSettings: map[string]config.KindSettings{}, Presets: &off}
 	var opts []mcpfleet.Option
 	serverOf := map[string]string{}
 	counters := map[string]*atomic.Int64{}

@@ -21,13 +21,14 @@ import (
 	"github.com/mcpfleet/mcpfleet/internal/neutralize"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 	"github.com/mcpfleet/mcpfleet/normalizers"
+	"github.com/mcpfleet/mcpfleet/presets"
 )
 
 // Mux is the fleet multiplexer: one connection per server, tool lists kept
 // current, and every call run through the same gates. Its methods are safe
 // for concurrent use; calls to one server never wait on another.
 type Mux struct {
-	cfg    *config.Fleet
+	cfg    *config.Fleet // the fleet file, presets merged in once New has matched them
 	opts   options
 	rel    config.Reliability // the file's section, Options applied, defaults filled
 	log    *slog.Logger
@@ -57,7 +58,8 @@ type Mux struct {
 	startMu sync.Mutex
 	// defs holds one copy of each tool description and input schema the
 	// servers list: servers of one kind list the same ones.
-	defs interner
+	defs    interner
+	presets []presets.Assignment // what New matched; see Presets
 }
 
 // snapshot is an immutable view of the fleet's tools, swapped atomically
@@ -173,6 +175,17 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	}
 	m.cache.warnUncached(m.current())
 	m.saveToolCache()
+	// Presets are matched once, against the tools and serverInfo known
+	// now; no call has run yet, so each server's argument handling is
+	// resolved again from the merged kind_settings.
+	if m.cfg, m.presets, err = withPresets(cfg, m.current()); err != nil {
+		m.Close()
+		return nil, err
+	}
+	for _, name := range m.names {
+		sc := m.servers[name]
+		sc.norm = resolveNormalize(m.cfg, m.reg, sc.cfg)
+	}
 	if len(failed) > 0 {
 		sort.Slice(failed, func(i, j int) bool { return failed[i].Error() < failed[j].Error() })
 		err := errors.Join(failed...)
@@ -296,7 +309,10 @@ func (m *Mux) Close() error {
 	return errors.Join(errs...)
 }
 
-// Config returns the fleet config the Mux runs with.
+// Config returns the fleet config the Mux runs with: the fleet file's,
+// with the built-in presets merged under its kind_settings unless it says
+// presets: false (see Presets). It is a copy when presets were merged;
+// the config passed to New is never changed.
 func (m *Mux) Config() *config.Fleet { return m.cfg }
 
 // ServerNames returns every configured server, sorted, up or down.

@@ -14,6 +14,9 @@ import (
 // core_tools and search settings into a Config. It lives here, beside the
 // Config it fills, so that reading a fleet file's catalog settings needs
 // no agent framework; config stays a leaf that imports nothing of ours.
+// Give it a Mux's Config: that fleet has the built-in presets (package
+// presets) merged under its kind_settings by mcpfleet.New, which is where
+// presets are applied; a fleet as config.Load read it has none.
 // search.rerank_weights arrive as read by config, feature names unchecked:
 // Build panics on weights that fail c.RerankWeights.Validate, so build
 // through BuildFleet, or call CheckFleet first.

@@ -71,6 +71,10 @@
 //     model as if trusted. It is fleet-wide rather than per kind because
 //     offloaded previews and ReadResult/GrepResult pages are enveloped by
 //     the same switch, and one setting keeps all three consistent.
+//   - presets (boolean, default true): false turns off the built-in
+//     per-server presets (package presets), which mcpfleet.New merges
+//     under kind_settings for the kinds it recognises by serverInfo name
+//     or tool names; a kind's own keys win key by key.
 //   - pinning (string: off, warn or enforce; default warn when a lock file
 //     was loaded, else off): what happens to a tool whose definition
 //     differs from the lock, is absent from it, or reads as poisoned.

@@ -3,10 +3,6 @@
 // core tools — as data, so that a fleet can get good search and clean
 // calls for well-known servers without writing kind_settings.
 //
-// Status: presets are matched, merged and listed (`mcpfleet presets`), but
-// New and catalog.FromFleet do not call Apply yet, so a running Mux still
-// reads only the fleet file's own kind_settings (docs/presets.md).
-//
 // Each preset is an embedded presets/<name>.yaml: the serverInfo names it
 // matches, the server's tool names (its fingerprint) and a settings block
 // written exactly as a fleet file's kind_settings.<kind>.
@@ -25,8 +21,19 @@
 //
 // # Applying
 //
-// [Apply] merges the matched presets into a fleet's kind_settings unless
-// the fleet file says presets: false. The fleet's own settings win key by
+// mcpfleet.New applies them: once its servers have connected (or a lazy
+// server's cached tools are read), it matches each kind against the
+// tools and serverInfo names known then and merges the presets under the
+// fleet file's kind_settings. Mux.Config returns the merged fleet, so the
+// Mux's argument handling (args_transformer, field_map, join_separator,
+// offload_tokens) and every catalog built from it (catalog.FromFleet:
+// aliases, catalog_lines, avoid_when, core_tools, tool_scopes,
+// id_patterns) read the same settings; Mux.Presets and `mcpfleet presets`
+// report what each kind got. A kind keeps what it matched at New, even if
+// its tools change later.
+//
+// [Apply] is that merge: it merges the matched presets into a fleet's
+// kind_settings unless the fleet file says presets: false. The fleet's own settings win key by
 // key: a list or a scalar it sets replaces the preset's, and in a map
 // (aliases, catalog_lines, avoid_when, tool_scopes, field_map) its entries
 // win tool by tool while the preset's other entries stay. Options.Exclude

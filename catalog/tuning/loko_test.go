@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
@@ -59,7 +60,8 @@ type lokoResult struct {
 //
 // The ops lexicon stays in: it is part of the engine, though it was
 // written from the house requests. LOKO_NOLEXICON=1 drops it, to measure
-// what it is worth on kinds it was not written for.
+// what it is worth on kinds it was not written for. LOKO_PRESETS=1 gives
+// every kind but K its built-in preset, as mcpfleet.New does.
 func TestEvalSearchLOKO(t *testing.T) {
 	if os.Getenv("LOKO") == "" {
 		t.Skip("set LOKO=1 to run the leave-one-kind-out evaluation")
@@ -113,14 +115,29 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 		}
 	})
 	opt := tuning.FitOptions{Steps: int(envFloat("STEPS", 0))}
-	build := func(aliases bool, kind string) *catalog.Catalog {
+	// LOKO_PRESETS=1 merges the built-in presets under every kind's
+	// settings but K's, as mcpfleet.New would: K loses its preset too.
+	presetsOn := os.Getenv("LOKO_PRESETS") != ""
+	config := func(aliases bool, kind string) catalog.Config {
 		cfg := withoutKind(aliases, kind)
+		if presetsOn {
+			cfg = catalogtest.WithPresets(t, cfg, fleet, kind)
+		}
 		cfg.NoLexicon = noLex
-		return catalog.Build(fleet, cfg)
+		return cfg
 	}
-	// A kind with no settings of its own leaves the configuration as it
-	// is: its samples are the full configuration's, computed once.
+	build := func(aliases bool, kind string) *catalog.Catalog {
+		return catalog.Build(fleet, config(aliases, kind))
+	}
+	// A kind with no settings of its own (hand, or with LOKO_PRESETS a
+	// preset) leaves the configuration as it is: its samples are the full
+	// configuration's, computed once.
 	hand := fleetConfig(true).Kinds
+	if presetsOn {
+		for k := range catalogtest.PresetConfig(t, fleet).Kinds {
+			hand[k] = catalog.KindConfig{}
+		}
+	}
 	samplesOf := func(aliases bool, kind string) []tuning.RerankSample {
 		c := build(aliases, kind)
 		out := make([]tuning.RerankSample, len(qs))
@@ -165,8 +182,7 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 				t.Error(err)
 				return
 			}
-			cfg := withoutKind(true, kind)
-			cfg.NoLexicon = noLex
+			cfg := config(true, kind)
 			cfg.RerankWeights = search.NewRerankWeights(w)
 			cats[i] = catalog.Build(fleet, cfg)
 		})

@@ -68,7 +68,7 @@ func loadFleet(c *common) (*config.Fleet, error) {
 }
 
 // buildCatalog folds the fleet's current tools into a catalog tuned by the
-// fleet file's kind_settings.
+// fleet file's kind_settings, with the presets the Mux matched merged in.
 func buildCatalog(mx *mcpfleet.Mux) *catalog.Catalog {
 	return catalog.Build(mx.Servers(), catalogConfig(mx.Config()))
 }
@@ -87,8 +87,9 @@ func searchCatalog(mx *mcpfleet.Mux, c *common, stderr io.Writer) (*catalog.Cata
 	return catalog.Build(mx.Servers(), cfg), nil
 }
 
-// catalogConfig converts the fleet file's kind_settings and per-server
-// core_tools into catalog terms, the one way every consumer does it.
+// catalogConfig converts the fleet's kind_settings and per-server
+// core_tools into catalog terms, the one way every consumer does it. Pass
+// it mx.Config(), which has the presets merged in, not the file as loaded.
 func catalogConfig(f *config.Fleet) catalog.Config { return catalog.FromFleet(f) }
 
 // scopesOf is the value of --scopes: every scope unless narrowed, since

@@ -39,6 +39,12 @@ const mineQueries = `{"q": "show the stack trace from payments", "expect": ["kub
 {"q": "kindly enumerate metrics", "expect": ["prometheus:list_metrics"], "split": "bob"}
 `
 
+// minePresetsOff keeps the presets out of the mining tests: the
+// kubernetes and prometheus presets already say "stack trace" and "error
+// rate", so with them search finds these requests' tools and there is
+// nothing to mine. These tests pin the miner, on the bare fleet.
+const minePresetsOff = "presets: false\n"
+
 // writeMineQueries writes mineQueries into dir and returns its path.
 func writeMineQueries(t *testing.T, dir string) string {
 	t.Helper()
@@ -51,7 +57,7 @@ func writeMineQueries(t *testing.T, dir string) string {
 
 // TestMineAliasesGolden pins the fragment an operator reviews.
 func TestMineAliasesGolden(t *testing.T) {
-	cfg := writeFleet(t, stdFleet, "")
+	cfg := writeFleet(t, stdFleet, minePresetsOff)
 	dir := filepath.Dir(cfg)
 	args := []string{"mine-aliases", "--config", cfg, "--queries", writeMineQueries(t, dir)}
 	r := run(t, nil, "", args...)
@@ -64,7 +70,7 @@ func TestMineAliasesGolden(t *testing.T) {
 // TestMineAliasesJSON: each flag reaches the miner, and none mined is
 // an empty array.
 func TestMineAliasesJSON(t *testing.T) {
-	cfg := writeFleet(t, stdFleet, "")
+	cfg := writeFleet(t, stdFleet, minePresetsOff)
 	queries := writeMineQueries(t, filepath.Dir(cfg))
 	mined := func(kind, tool, phrase string, queries, splits int, precision float64) tuning.MinedAlias {
 		return tuning.MinedAlias{Kind: kind, Tool: tool, Phrase: phrase, Queries: queries, Splits: splits, Precision: precision}
@@ -116,7 +122,7 @@ func TestMineAliasesJSON(t *testing.T) {
 // is what config.Load reads as those kinds' aliases, and mining again
 // with them in place finds nothing new, so the aliases reach the catalog.
 func TestMineAliasesFragmentLoads(t *testing.T) {
-	plain := writeFleet(t, stdFleet, "")
+	plain := writeFleet(t, stdFleet, minePresetsOff)
 	queries := writeMineQueries(t, filepath.Dir(plain))
 	r := run(t, nil, "", "mine-aliases", "--config", plain, "--queries", queries)
 	if r.code != 0 {
@@ -192,7 +198,7 @@ func TestMineAliasesErrors(t *testing.T) {
 // TestMineAliasesFragmentLoadsOddPath: the queries file's path goes into
 // a YAML comment, and a line break in it must not end the comment.
 func TestMineAliasesFragmentLoadsOddPath(t *testing.T) {
-	plain := writeFleet(t, stdFleet, "")
+	plain := writeFleet(t, stdFleet, minePresetsOff)
 	queries := filepath.Join(filepath.Dir(plain), "mine\nkind_settings: {}\u2028.jsonl")
 	if err := os.WriteFile(queries, []byte(mineQueries), 0o600); err != nil {
 		t.Skipf("this file system refuses the name: %v", err)

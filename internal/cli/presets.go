@@ -7,8 +7,6 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/mcpfleet/mcpfleet"
-	"github.com/mcpfleet/mcpfleet/kindgroups"
 	"github.com/mcpfleet/mcpfleet/presets"
 )
 
@@ -28,40 +26,16 @@ func runPresets(ctx context.Context, env []string, stdin io.Reader, stdout, stde
 	if fs.NArg() > 0 {
 		return usageErrorf("presets takes no arguments, got %q", fs.Args())
 	}
-	all, err := presets.All()
-	if err != nil {
-		return err
-	}
 	mx, err := connect(ctx, c, stderr)
 	if err != nil {
 		return err
 	}
 	defer mx.Close()
-	f := *mx.Config() // Apply writes kind_settings: work on a copy
-	f.KindSettings = nil
-	rep := PresetsReport{Enabled: f.Presets == nil || *f.Presets}
-	rep.Kinds = presets.Apply(&f, all, presetKinds(mx), presets.Options{})
+	f := mx.Config()
+	// What the Mux matched and merged when it started: the one place
+	// presets are applied.
+	rep := PresetsReport{Enabled: f.Presets == nil || *f.Presets, Kinds: mx.Presets()}
 	return emit(stdout, *asJSON, rep, func(w io.Writer) { writePresets(w, rep) })
-}
-
-// presetKinds gathers each kind's serverInfo names (as `status` shows
-// them: name and version) and tool names.
-func presetKinds(mx *mcpfleet.Mux) []presets.Kind {
-	software := map[string]string{}
-	for _, s := range mx.Status() {
-		software[s.Name] = s.Software
-	}
-	var out []presets.Kind
-	for _, g := range kindgroups.Fold(mx.Servers()) {
-		k := presets.Kind{Name: g.Kind, Tools: g.Tools}
-		for _, srv := range g.Servers {
-			if sw := software[srv]; sw != "" {
-				k.ServerInfo = append(k.ServerInfo, sw)
-			}
-		}
-		out = append(out, k)
-	}
-	return out
 }
 
 func writePresets(w io.Writer, r PresetsReport) {

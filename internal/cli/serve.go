@@ -79,15 +79,6 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	catCfg := catalogConfig(cfg)
-	// A long-running server bounds each search's wait for embeddings,
-	// retries the endpoint after a cool-down, and warns again only after
-	// it has recovered and failed anew.
-	if err := hybridConfig(&catCfg, c.env, false, func(err error) {
-		log.Warn("embeddings failed; search falls back to BM25 until they recover", "err", err)
-	}); err != nil {
-		return err
-	}
 	// Traces go where telemetry: and OTEL_* say; over HTTP, /metrics serves
 	// the Prometheus format unless they say otherwise.
 	topts := telemetry.Options{File: cfg.Telemetry, ServiceName: "mcpfleet", Getenv: func(k string) string { return lookupEnv(env, k) }}
@@ -111,7 +102,7 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 		opts = append(opts, mcpfleet.WithStrict())
 	}
 	lim := cfg.RequestLimits
-	gcfg := gateway.Config{Catalog: catCfg, Name: "mcpfleet", Scopes: splitList(*scopes), Tokens: tokens, Logger: log,
+	gcfg := gateway.Config{Name: "mcpfleet", Scopes: splitList(*scopes), Tokens: tokens, Logger: log,
 		MaxRequestBytes: cmp.Or(*maxBody, lim.BodyBytes), MaxQueryBytes: cmp.Or(*maxQuery, lim.QueryBytes),
 		MaxDescribeNames: cmp.Or(*maxNames, lim.DescribeNames), MaxPatternBytes: cmp.Or(*maxPattern, lim.GrepPatternBytes),
 		Activations: &catalog.MemoryStore{}}
@@ -133,6 +124,17 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	defer mx.Close()
+	// The catalog reads the kind_settings the Mux runs with: the file's,
+	// with the presets it matched merged in.
+	gcfg.Catalog = catalogConfig(mx.Config())
+	// A long-running server bounds each search's wait for embeddings,
+	// retries the endpoint after a cool-down, and warns again only after
+	// it has recovered and failed anew.
+	if err := hybridConfig(&gcfg.Catalog, c.env, false, func(err error) {
+		log.Warn("embeddings failed; search falls back to BM25 until they recover", "err", err)
+	}); err != nil {
+		return err
+	}
 	if err := tel.Observe(mx); err != nil {
 		return err
 	}

@@ -5,8 +5,10 @@ package catalogtest
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"slices"
@@ -379,4 +381,39 @@ func PresetConfig(tb testing.TB, servers []kindgroups.Server, exclude ...string)
 	f := &config.Fleet{}
 	presets.Apply(f, all, kinds, presets.Options{Exclude: exclude})
 	return catalog.FromFleet(f)
+}
+
+// WithPresets is cfg with the built-in presets merged under its kinds, as
+// mcpfleet.New merges them under a fleet file's kind_settings: a list the
+// kind sets replaces the preset's, and in a map the kind's entries win
+// tool by tool while the preset's others stay. Kinds in exclude get no
+// preset. cfg is not changed.
+func WithPresets(tb testing.TB, cfg catalog.Config, servers []kindgroups.Server, exclude ...string) catalog.Config {
+	tb.Helper()
+	out := cfg
+	out.Kinds = map[string]catalog.KindConfig{}
+	maps.Copy(out.Kinds, cfg.Kinds)
+	for kind, p := range PresetConfig(tb, servers, exclude...).Kinds {
+		own := out.Kinds[kind]
+		ov, pv := reflect.ValueOf(&own).Elem(), reflect.ValueOf(p)
+		for i := range ov.NumField() {
+			f, pf := ov.Field(i), pv.Field(i)
+			switch {
+			case pf.IsZero():
+			case f.Kind() == reflect.Map:
+				m := reflect.MakeMapWithSize(f.Type(), pf.Len()+f.Len())
+				for _, k := range pf.MapKeys() {
+					m.SetMapIndex(k, pf.MapIndex(k))
+				}
+				for _, k := range f.MapKeys() {
+					m.SetMapIndex(k, f.MapIndex(k))
+				}
+				f.Set(m)
+			case f.IsZero():
+				f.Set(pf)
+			}
+		}
+		out.Kinds[kind] = own
+	}
+	return out
 }
