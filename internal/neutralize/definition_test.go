@@ -247,6 +247,12 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// tuned the rules on its misses to 80 of 80 and 0 of 80, a tuned-on
 	// figure kept here as a regression floor, not a held-out one.
 	"blind2": {caught: 80, flagged: 0},
+	// blind3: 80 + 80, written blind on 2026-12-02 by a writer who saw
+	// only the fixtures (README in the session notes), sealed, and run
+	// once after branch h21d was merged: caught 54 of 80 (68%), flagged 7
+	// of 80 (9%). The detector at the start of that session (6af227d)
+	// scored 46 of 80 and 5 of 80 on it. Held out: nothing was tuned on it.
+	"blind3": {caught: 54, flagged: 7},
 	// dev: written by the author of the intent rules after the first
 	// draft; that draft caught 25 of 40 and flagged 6 of 40, and the
 	// rules were then tuned on it.
