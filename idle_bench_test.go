@@ -8,12 +8,11 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/procstat"
 )
 
 // BenchmarkIdleFleet connects a library Mux to the example's fleet
@@ -51,7 +50,7 @@ func BenchmarkIdleFleet(b *testing.B) {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		heap = float64(ms.HeapAlloc) / (1 << 20)
-		rss, anon = procStatusMiB("VmRSS"), procStatusMiB("RssAnon")
+		rss, anon = procstat.MiB("VmRSS"), procstat.MiB("RssAnon")
 		runtime.KeepAlive(mx)
 		mx.Close()
 		b.StartTimer()
@@ -59,22 +58,6 @@ func BenchmarkIdleFleet(b *testing.B) {
 	b.ReportMetric(heap, "heap-MiB")
 	b.ReportMetric(rss, "RSS-MiB")
 	b.ReportMetric(anon, "RSS-anon-MiB")
-}
-
-// procStatusMiB reads a kB field of /proc/self/status in MiB (Linux; 0
-// elsewhere).
-func procStatusMiB(field string) float64 {
-	st, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for l := range strings.Lines(string(st)) {
-		if v, ok := strings.CutPrefix(l, field+":"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-			return kb / 1024
-		}
-	}
-	return 0
 }
 
 // BenchmarkIdleRSS measures the same idle fleet as BenchmarkIdleFleet,

@@ -23,6 +23,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/procstat"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 )
 
@@ -276,13 +277,8 @@ func statusOfB(mx *mcpfleet.Mux, name string) mcpfleet.ServerStatus {
 // peakRSSMiB reads the process's peak resident set from /proc (Linux); it
 // falls back to the Go runtime's view of memory obtained from the OS.
 func peakRSSMiB() float64 {
-	if b, err := os.ReadFile("/proc/self/status"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-				kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-				return float64(kb) / 1024
-			}
-		}
+	if peak := procstat.MiB("VmHWM"); peak > 0 {
+		return peak
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)

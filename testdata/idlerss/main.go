@@ -16,8 +16,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -25,6 +23,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/procstat"
 )
 
 func main() {
@@ -98,8 +97,8 @@ func main() {
 	}
 	out, _ := json.Marshal(map[string]float64{
 		"heap_mib":       float64(ms.HeapAlloc) / (1 << 20),
-		"rss_mib":        statusMiB("VmRSS"),
-		"anon_mib":       statusMiB("RssAnon"),
+		"rss_mib":        procstat.MiB("VmRSS"),
+		"anon_mib":       procstat.MiB("RssAnon"),
 		"stack_mib":      float64(ms.StackInuse) / (1 << 20),
 		"heap_inuse_mib": float64(ms.HeapInuse) / (1 << 20),
 		"sys_mib":        float64(ms.Sys) / (1 << 20),
@@ -110,21 +109,6 @@ func main() {
 		_ = pprof.Lookup("goroutine").WriteTo(os.Stderr, 1)
 	}
 	runtime.KeepAlive(keep)
-}
-
-// statusMiB reads a kB field of /proc/self/status in MiB.
-func statusMiB(field string) float64 {
-	st, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for l := range strings.Lines(string(st)) {
-		if v, ok := strings.CutPrefix(l, field+":"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-			return kb / 1024
-		}
-	}
-	return 0
 }
 
 func fail(err error) {
