@@ -1,12 +1,3 @@
-// Package procstat reads the memory figures of the running process from
-// /proc/self/status (Linux), for the benchmarks that report resident
-// memory:
-//
-//	rss := procstat.MiB("VmRSS")   // resident now
-//	peak := procstat.MiB("VmHWM")  // resident at its peak
-//	anon := procstat.MiB("RssAnon") // the anonymous part of rss
-//
-// Elsewhere, or for a field the kernel does not report, MiB returns 0.
 package procstat
 
 import (
