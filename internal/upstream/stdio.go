@@ -36,7 +36,7 @@ func cutStdio(life context.Context, spec Spec, w *exitWatch, limit int64) (trans
 		// A file, not io.Discard: exec then hands the child the
 		// descriptor itself, instead of a pipe and a goroutine with a copy
 		// buffer per server to throw the bytes away.
-		null, err := os.Open(os.DevNull)
+		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 		if err != nil {
 			return nil, fmt.Errorf("failed to open %s: %w", os.DevNull, err)
 		}
