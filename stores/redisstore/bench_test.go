@@ -284,3 +284,37 @@ func isHex(s string) bool {
 	}
 	return true
 }
+
+// BenchmarkRedisNewMemory is why BenchmarkGateway fills its stores to
+// their budget before timing: a plain SET of 100 KB under a new key, with
+// redis-server's memory growing ("grow"), against the same with the key
+// set 20 SETs earlier deleted, so that redis-server reuses freed memory
+// ("reuse", as a store at its budget does through evictions).
+//
+//	go test -run '^$' -bench BenchmarkRedisNewMemory -benchtime 2000x ./stores/redisstore
+func BenchmarkRedisNewMemory(b *testing.B) {
+	rdb := open(b, testservice.Redis(b), config.ResultStore{}).Client()
+	ctx := context.Background()
+	value := strings.Repeat("line of some text 0123456789\n", 100_000/29)
+	for _, reuse := range []bool{false, true} {
+		name := "grow"
+		if reuse {
+			name = "reuse"
+		}
+		b.Run(name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				i++
+				key := "bench:" + name + ":" + strconv.Itoa(i)
+				if err := rdb.Set(ctx, key, value, time.Hour).Err(); err != nil {
+					b.Fatal(err)
+				}
+				if reuse && i > 20 {
+					if err := rdb.Del(ctx, "bench:"+name+":"+strconv.Itoa(i-20)).Err(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
