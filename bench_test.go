@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
@@ -169,18 +170,26 @@ func benchClient(b *testing.B, listed bool) *client.Client {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { c.Close() })
-	if err := c.Start(b.Context()); err != nil {
-		b.Fatal(err)
+	return bareClient(b, c, listed)
+}
+
+// bareClient starts and initializes c, a plain mcp-go client that a
+// benchmark measures the Mux against, lists its tools when listed (as a
+// real client does, and as the Mux must), and closes it when tb ends.
+func bareClient(tb testing.TB, c *client.Client, listed bool) *client.Client {
+	tb.Helper()
+	tb.Cleanup(func() { c.Close() })
+	if err := c.Start(tb.Context()); err != nil {
+		tb.Fatal(err)
 	}
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-	if _, err := c.Initialize(b.Context(), init); err != nil {
-		b.Fatal(err)
+	if _, err := c.Initialize(tb.Context(), init); err != nil {
+		tb.Fatal(err)
 	}
 	if listed {
-		if _, err := c.ListTools(b.Context(), mcp.ListToolsRequest{}); err != nil {
-			b.Fatal(err)
+		if _, err := c.ListTools(tb.Context(), mcp.ListToolsRequest{}); err != nil {
+			tb.Fatal(err)
 		}
 	}
 	return c
@@ -233,15 +242,7 @@ func BenchmarkOffload50MB(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer c.Close()
-		if err := c.Start(b.Context()); err != nil {
-			b.Fatal(err)
-		}
-		init := mcp.InitializeRequest{}
-		init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-		if _, err := c.Initialize(b.Context(), init); err != nil {
-			b.Fatal(err)
-		}
+		bareClient(b, c, false)
 		b.ReportAllocs()
 		for b.Loop() {
 			req := mcp.CallToolRequest{}
@@ -315,19 +316,7 @@ func cpuTime() time.Duration {
 func BenchmarkCallToolStdio(b *testing.B) {
 	bin := testfleet.StdioBinary(b)
 	raw := benchArgs()
-	direct, err := client.NewStdioMCPClient(bin, nil, "--name", "k8s-1")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { direct.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-	if _, err := direct.Initialize(b.Context(), init); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := direct.ListTools(b.Context(), mcp.ListToolsRequest{}); err != nil {
-		b.Fatal(err)
-	}
+	direct := bareClient(b, client.NewClient(transport.NewStdio(bin, nil, "--name", "k8s-1")), true)
 	cfg := &config.Fleet{
 		Servers: []config.Server{{Name: "k8s-1", Kind: "kubernetes", Transport: "stdio", Command: bin, Args: []string{"--name", "k8s-1"}}},
 		KindSettings: map[string]config.KindSettings{

@@ -36,16 +36,7 @@ func BenchmarkBigResults(b *testing.B) {
 	bin := testfleet.StdioBinary(b)
 	args := []string{"--name", "files", "--bigwraps"}
 	b.Run("bare", func(b *testing.B) {
-		c := client.NewClient(transport.NewStdio(bin, nil, args...))
-		defer c.Close()
-		if err := c.Start(b.Context()); err != nil {
-			b.Fatal(err)
-		}
-		init := mcp.InitializeRequest{}
-		init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-		if _, err := c.Initialize(b.Context(), init); err != nil {
-			b.Fatal(err)
-		}
+		c := bareClient(b, client.NewClient(transport.NewStdio(bin, nil, args...)), false)
 		bigResults(b, calls, func(ctx context.Context) int {
 			req := mcp.CallToolRequest{}
 			req.Params.Name = "big"

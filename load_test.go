@@ -73,16 +73,7 @@ func BenchmarkLoad(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer c.Close()
-		if err := c.Start(b.Context()); err != nil {
-			b.Fatal(err)
-		}
-		init := mcp.InitializeRequest{}
-		init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-		if _, err := c.Initialize(b.Context(), init); err != nil {
-			b.Fatal(err)
-		}
-		direct[s.name] = c
+		direct[s.name] = bareClient(b, c, false)
 	}
 
 	target := func(i int) string {
