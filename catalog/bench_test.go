@@ -7,6 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
@@ -16,7 +17,7 @@ func synthetic(b *testing.B, n int) *catalog.Catalog {
 	b.Helper()
 	var base []mcp.Tool
 	seen := map[string]bool{}
-	for _, s := range testFleet(b) {
+	for _, s := range catalogtest.Fleet(b) {
 		for _, t := range s.Tools {
 			if !seen[t.Name] {
 				seen[t.Name] = true
@@ -55,7 +56,7 @@ func BenchmarkSearch(b *testing.B) {
 			suffix = "-bm25"
 		}
 		b.Run("fleet"+suffix, func(b *testing.B) {
-			c := buildFleet(b)
+			c := catalogtest.BuildFleet(b)
 			if !rerank {
 				c.SetRerankWeightsForTest(nil)
 			}
@@ -73,7 +74,7 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 	b.Run("session", func(b *testing.B) {
-		c := buildFleet(b)
+		c := catalogtest.BuildFleet(b)
 		s, err := c.NewSession(catalog.SessionConfig{Scopes: []string{"read"}, Mode: "on"})
 		if err != nil {
 			b.Fatal(err)
@@ -86,7 +87,7 @@ func BenchmarkSearch(b *testing.B) {
 }
 
 func BenchmarkCatalogBlock(b *testing.B) {
-	c := buildFleet(b)
+	c := catalogtest.BuildFleet(b)
 	cfg := catalog.SessionConfig{Scopes: []string{"*"}, Mode: "on"}
 	// cold renders for a new session each time; cached repeats a render
 	// with no load in between.

@@ -10,12 +10,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
 func TestBuildFoldsFleet(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	es := c.Entries()
 	if len(es) < 200 {
 		t.Fatalf("fleet has %d unique (kind, tool) entries, want 200+", len(es))
@@ -88,12 +89,12 @@ func TestBuildKeepsExactSchema(t *testing.T) {
 
 func TestBuildCoreAndEnrich(t *testing.T) {
 	meta := func(k string) *mcp.Meta { return &mcp.Meta{AdditionalFields: map[string]any{k: true}} }
-	a := tool("a_tool", "A.", true)
+	a := catalogtest.Tool("a_tool", "A.", true)
 	a.Meta = meta("always_load")
-	b := tool("b_tool", "B.", true)
+	b := catalogtest.Tool("b_tool", "B.", true)
 	b.Meta = meta("anthropic/alwaysLoad")
-	cTool := tool("c_tool", "C.", true)
-	d := tool("d_tool", "D.", false)
+	cTool := catalogtest.Tool("c_tool", "C.", true)
+	d := catalogtest.Tool("d_tool", "D.", false)
 	servers := []kindgroups.Server{{Name: "s1", Kind: "k", Tools: []mcp.Tool{a, b, cTool, d}}}
 	c := catalog.Build(servers, catalog.Config{
 		Kinds: map[string]catalog.KindConfig{"k": {

@@ -6,6 +6,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
@@ -15,15 +16,15 @@ import (
 func TestSearchCompoundNames(t *testing.T) {
 	c := catalog.Build([]kindgroups.Server{
 		{Name: "cloud", Kind: "cloud", Tools: []mcp.Tool{
-			tool("whoami", "Show the authenticated principal.", true),
-			tool("listprojects", "Return every project the token can see.", true),
-			tool("keyvault", "Manage secrets, keys and certificates.", true),
-			tool("storage", "Manage storage accounts and a vault of blobs.", true),
-			tool("search", "Search cloud resources by name.", true),
+			catalogtest.Tool("whoami", "Show the authenticated principal.", true),
+			catalogtest.Tool("listprojects", "Return every project the token can see.", true),
+			catalogtest.Tool("keyvault", "Manage secrets, keys and certificates.", true),
+			catalogtest.Tool("storage", "Manage storage accounts and a vault of blobs.", true),
+			catalogtest.Tool("search", "Search cloud resources by name.", true),
 		}},
 		{Name: "jira", Kind: "jira", Tools: []mcp.Tool{
-			tool("jira_search", "Search Jira issues with JQL.", true),
-			tool("jira_get_issue", "Get one Jira issue.", true),
+			catalogtest.Tool("jira_search", "Search Jira issues with JQL.", true),
+			catalogtest.Tool("jira_get_issue", "Get one Jira issue.", true),
 		}},
 	}, catalog.Config{})
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
@@ -59,7 +60,7 @@ func FuzzSearchAndLoad(f *testing.F) {
 // TestSessionConcurrent exercises a session from many goroutines; run
 // with -race.
 func TestSessionConcurrent(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	s, err := c.NewSession(catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on"})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/search"
 )
 
@@ -304,13 +305,13 @@ func errTexts(errs []error) []string {
 // included, although it asks BM25 for a deeper ranking to fuse.
 func TestHybridFailureIsBM25(t *testing.T) {
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
-	plain := buildFleet(t)
+	plain := catalogtest.BuildFleet(t)
 	emb := &gateEmbedder{}
 	emb.set(nil, errors.New("endpoint down"))
-	cfg := fleetConfig(true)
+	cfg := catalogtest.FleetConfig(true)
 	cfg.Embedder, cfg.EmbedCooldown = emb, -1
-	hybrid := catalog.Build(testFleet(t), cfg)
-	for _, q := range loadQueries(t) {
+	hybrid := catalog.Build(catalogtest.Fleet(t), cfg)
+	for _, q := range catalogtest.Queries(t) {
 		for _, k := range []int{5, catalog.MaxK} {
 			want, got := plain.Search(ctx, q.Q, k), hybrid.Search(ctx, q.Q, k)
 			if diff := cmp.Diff(want, got); diff != "" {

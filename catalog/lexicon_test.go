@@ -6,6 +6,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
@@ -13,7 +14,7 @@ import (
 // descriptions use, find their tool on the real fixture fleet with no
 // aliases configured.
 func TestLexicon(t *testing.T) {
-	c := catalog.Build(testFleet(t), fleetConfig(false))
+	c := catalog.Build(catalogtest.Fleet(t), catalogtest.FleetConfig(false))
 	// The lexicon's own effect: which twin of the right area ranks first
 	// is the reranker's job, and the eval measures it.
 	c.SetRerankWeightsForTest(nil)
@@ -80,7 +81,7 @@ func TestSynonyms(t *testing.T) {
 // TestAliasAsWritten: an alias matches as written (stemmed, articles
 // skipped), not as a bag of words anywhere in the request.
 func TestAliasAsWritten(t *testing.T) {
-	ro := func(name, desc string) mcp.Tool { return tool(name, desc, true) }
+	ro := func(name, desc string) mcp.Tool { return catalogtest.Tool(name, desc, true) }
 	c := catalog.Build([]kindgroups.Server{{Name: "k", Kind: "k8s", Tools: []mcp.Tool{
 		ro("pods_delete", "Remove a pod."),
 		ro("pods_top", "Resource consumption of pods."),
@@ -104,7 +105,7 @@ func TestAliasAsWritten(t *testing.T) {
 
 func TestSigils(t *testing.T) {
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
-	c := catalog.Build(testFleet(t), fleetConfig(false))
+	c := catalog.Build(catalogtest.Fleet(t), catalogtest.FleetConfig(false))
 	for _, tc := range []struct{ query, kind string }{
 		{"status of !981", "gitlab"},
 		{"what are people saying in #payments", "slack"},
@@ -121,7 +122,7 @@ func TestSigils(t *testing.T) {
 // it once expanded to a page's history and put wiki and slack history
 // above the commits asked for.
 func TestTimeIsNotHistory(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
 	for _, q := range []string{"commits on main since yesterday evening", "list the commits since yesterday in payments-api"} {
 		hits := tops(c.Search(ctx, q, 3))

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 )
 
@@ -118,7 +119,7 @@ func balanced(s string) bool {
 
 // TestFleetLines checks every generated line of the real fleet.
 func TestFleetLines(t *testing.T) {
-	for _, e := range buildFleet(t).Entries() {
+	for _, e := range catalogtest.BuildFleet(t).Entries() {
 		l := e.Line
 		switch {
 		case l == "":

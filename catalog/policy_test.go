@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
@@ -16,7 +17,7 @@ import (
 // three-server slice hands the model: the resolved mode and its reason,
 // the active tools, and the catalog block (testdata/mode_*.golden).
 func TestModeGolden(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	slice := []string{"gitlab-a", "k8s-1", "prom-eu"}
 	tests := []struct {
 		name, mode string

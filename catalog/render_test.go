@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
@@ -71,7 +72,7 @@ func smallFleet(t *testing.T, budget int) *catalog.Catalog {
 	prom := fixtures.MustLoad(t, "prometheus")
 	slack := fixtures.MustLoad(t, "slack")
 	jaeger := fixtures.MustLoad(t, "jaeger")
-	cfg := fleetConfig(false)
+	cfg := catalogtest.FleetConfig(false)
 	cfg.Budget = budget
 	kc := cfg.Kinds["prometheus"]
 	kc.CatalogLines = map[string]string{"get_targets": "Scrape targets and their health; use when a job stops reporting"}
@@ -112,7 +113,7 @@ func TestGoldenCatalogBlock(t *testing.T) {
 
 // TestGoldenErrors pins the model-facing error texts.
 func TestGoldenErrors(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	s, err := c.NewSession(catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on"})
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +139,7 @@ func TestGoldenErrors(t *testing.T) {
 // mode combinations the rendered block names exactly the session's
 // deferred, permitted set.
 func TestCatalogListsExactlyDeferred(t *testing.T) {
-	fleet := testFleet(t)
+	fleet := catalogtest.Fleet(t)
 	tests := []struct {
 		name   string
 		scopes []string
@@ -159,7 +160,7 @@ func TestCatalogListsExactlyDeferred(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := fleetConfig(true)
+			cfg := catalogtest.FleetConfig(true)
 			cfg.Budget = tc.budget
 			c := catalog.Build(fleet, cfg)
 			s, err := c.NewSession(catalog.SessionConfig{Servers: tc.slice, Scopes: tc.scopes, Mode: tc.mode})
@@ -185,7 +186,7 @@ func TestCatalogListsExactlyDeferred(t *testing.T) {
 				return
 			}
 			p := parseBlock(t, block)
-			want := keys(deferred)
+			want := catalogtest.Keys(deferred)
 			if len(p.more) == 0 {
 				if diff := cmp.Diff(want, p.pairs); diff != "" {
 					t.Errorf("block vs Deferred (-want +got)\n%s", diff)
@@ -237,9 +238,9 @@ func TestCatalogListsExactlyDeferred(t *testing.T) {
 
 // TestBudgetForms measures the two forms on the real fleet.
 func TestBudgetForms(t *testing.T) {
-	fleet := testFleet(t)
+	fleet := catalogtest.Fleet(t)
 	for _, budget := range []int{1 << 20, 5000, 2500, 1900, catalog.DefaultBudget, 600} {
-		cfg := fleetConfig(true)
+		cfg := catalogtest.FleetConfig(true)
 		cfg.Budget = budget
 		c := catalog.Build(fleet, cfg)
 		s, err := c.NewSession(catalog.SessionConfig{Scopes: []string{"*"}, Mode: "on"})

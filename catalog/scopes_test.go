@@ -8,13 +8,14 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
 func TestPermit(t *testing.T) {
 	servers := []kindgroups.Server{
-		{Name: "k1", Kind: "k", Tools: []mcp.Tool{tool("look", "Look.", true), tool("wipe", "Wipe.", false)}},
-		{Name: "k2", Kind: "k", Tools: []mcp.Tool{tool("look", "Look.", true)}},
+		{Name: "k1", Kind: "k", Tools: []mcp.Tool{catalogtest.Tool("look", "Look.", true), catalogtest.Tool("wipe", "Wipe.", false)}},
+		{Name: "k2", Kind: "k", Tools: []mcp.Tool{catalogtest.Tool("look", "Look.", true)}},
 	}
 	c := catalog.Build(servers, catalog.Config{})
 	tests := []struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
@@ -27,12 +28,12 @@ func tops(hits []catalog.Hit) []string {
 
 func codeCatalog(cfg catalog.Config) *catalog.Catalog {
 	return catalog.Build([]kindgroups.Server{{Name: "lsp", Kind: "code", Tools: []mcp.Tool{
-		tool("find_symbol", "Locate a symbol definition in the workspace.", true),
-		tool("find_references", "Find every reference to a symbol.", true),
-		tool("search_code", "Full-text search over source files; finds symbols, strings and comments.", true),
-		tool("kubectl_get", "Show one or many Kubernetes resources.", true),
-		tool("getPodLogs", "Read the logs of a pod.", true),
-		tool("restart_pod", "Delete a pod so that its controller recreates it.", false),
+		catalogtest.Tool("find_symbol", "Locate a symbol definition in the workspace.", true),
+		catalogtest.Tool("find_references", "Find every reference to a symbol.", true),
+		catalogtest.Tool("search_code", "Full-text search over source files; finds symbols, strings and comments.", true),
+		catalogtest.Tool("kubectl_get", "Show one or many Kubernetes resources.", true),
+		catalogtest.Tool("getPodLogs", "Read the logs of a pod.", true),
+		catalogtest.Tool("restart_pod", "Delete a pod so that its controller recreates it.", false),
 	}}}, cfg)
 }
 
@@ -68,7 +69,7 @@ func TestSearchNames(t *testing.T) {
 }
 
 func TestSearchK(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	ctx := catalog.WithScopes(t.Context(), "*")
 	for _, tc := range []struct{ k, want int }{{0, 5}, {-1, 5}, {3, 3}, {100, 20}} {
 		if got := len(c.Search(ctx, "list", tc.k)); got != tc.want {
@@ -84,7 +85,7 @@ func TestSearchK(t *testing.T) {
 }
 
 func TestSessionSearchLoaded(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	s, err := c.NewSession(catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on"})
 	if err != nil {
 		t.Fatal(err)
@@ -186,11 +187,11 @@ func TestHybridSearch(t *testing.T) {
 
 func TestLint(t *testing.T) {
 	c := catalog.Build([]kindgroups.Server{{Name: "s", Kind: "k", Tools: []mcp.Tool{
-		tool("a", "Get the status of a pod.", true),
-		tool("b", "Get the status of a node, with conditions.", true),
-		tool("c", "get THE status of A deployment.", true),
-		tool("d", "List pods.", true),
-		tool("e", "Something else entirely here.", true),
+		catalogtest.Tool("a", "Get the status of a pod.", true),
+		catalogtest.Tool("b", "Get the status of a node, with conditions.", true),
+		catalogtest.Tool("c", "get THE status of A deployment.", true),
+		catalogtest.Tool("d", "List pods.", true),
+		catalogtest.Tool("e", "Something else entirely here.", true),
 	}}}, catalog.Config{Kinds: map[string]catalog.KindConfig{"k": {
 		CatalogLines: map[string]string{"d": "List pods", "e": "List pods"},
 	}}})
@@ -207,7 +208,7 @@ func TestLint(t *testing.T) {
 }
 
 func TestLintFleet(t *testing.T) {
-	r := tuning.Lint(buildFleet(t))
+	r := tuning.Lint(catalogtest.BuildFleet(t))
 	t.Logf("fleet: %d tools lack a hand-written line, %d collisions", len(r.MissingLines), len(r.Collisions))
 	for _, col := range r.Collisions {
 		if len(col.Tools) < 2 {
@@ -220,7 +221,7 @@ func TestLintFleet(t *testing.T) {
 // only one kind's tools use ("loki", "traces"), the top hits stay in that
 // kind even though other kinds have tools matching its verb ("search").
 func TestSearchKindSignal(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	ctx := catalog.WithScopes(t.Context(), "*")
 	tests := []struct{ query, kind string }{
 		{"search jira for open bugs in payments", "jira"},
@@ -246,7 +247,7 @@ func TestSearchKindSignal(t *testing.T) {
 // words, not where an identifier happens to contain it. The test fleet
 // gives resources_get the alias "yaml".
 func TestAliasInIdentifier(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	ctx := catalog.WithScopes(t.Context(), "*")
 	tests := []struct {
 		query string
@@ -332,14 +333,14 @@ func TestIDPatternsCopied(t *testing.T) {
 // changes the order of some eval queries (else it would be dead weight).
 func TestNoRerank(t *testing.T) {
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
-	cfg := fleetConfig(true)
-	on := catalog.Build(testFleet(t), cfg)
+	cfg := catalogtest.FleetConfig(true)
+	on := catalog.Build(catalogtest.Fleet(t), cfg)
 	cfg.NoRerank = true
-	off := catalog.Build(testFleet(t), cfg)
-	hook := catalog.Build(testFleet(t), fleetConfig(true))
+	off := catalog.Build(catalogtest.Fleet(t), cfg)
+	hook := catalog.Build(catalogtest.Fleet(t), catalogtest.FleetConfig(true))
 	hook.SetRerankWeightsForTest(nil)
 	differ := 0
-	for _, q := range loadQueries(t)[:100] {
+	for _, q := range catalogtest.Queries(t)[:100] {
 		a, b, c := tops(on.Search(ctx, q.Q, 5)), tops(off.Search(ctx, q.Q, 5)), tops(hook.Search(ctx, q.Q, 5))
 		if !slices.Equal(b, c) {
 			t.Fatalf("%q: NoRerank gives %v, BM25 alone %v", q.Q, b, c)

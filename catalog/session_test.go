@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
@@ -17,8 +18,8 @@ import (
 
 func TestNewSessionErrors(t *testing.T) {
 	servers := []kindgroups.Server{
-		{Name: "ro", Kind: "k", Tools: []mcp.Tool{tool("look", "Look.", true)}},
-		{Name: "rw", Kind: "w", Tools: []mcp.Tool{tool("wipe", "Wipe.", false)}},
+		{Name: "ro", Kind: "k", Tools: []mcp.Tool{catalogtest.Tool("look", "Look.", true)}},
+		{Name: "rw", Kind: "w", Tools: []mcp.Tool{catalogtest.Tool("wipe", "Wipe.", false)}},
 	}
 	c := catalog.Build(servers, catalog.Config{})
 	tests := []struct {
@@ -65,7 +66,7 @@ func refKeys(rs []catalog.Ref) []string {
 }
 
 func TestSessionModes(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	tests := []struct {
 		name       string
 		cfg        catalog.SessionConfig
@@ -138,7 +139,7 @@ func TestServerCoreTools(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	s, err := c.NewSession(catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on"})
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +227,7 @@ func TestLoadAmbiguous(t *testing.T) {
 }
 
 func TestAllow(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	s, err := c.NewSession(catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on"})
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +281,7 @@ func TestAllow(t *testing.T) {
 // TestReadOnlyNeverSeesWrites: under read scope no write tool shows up in
 // search, the catalog block, loadTools or the gate, however it is asked.
 func TestReadOnlyNeverSeesWrites(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	s, err := c.NewSession(catalog.SessionConfig{Scopes: []string{"read"}, Mode: "on"})
 	if err != nil {
 		t.Fatal(err)
@@ -344,7 +345,7 @@ func TestReadOnlyNeverSeesWrites(t *testing.T) {
 // fleet file's deferred_tools (config.ParseDeferred): a mode one accepts
 // and the other rejects would fail only at run time.
 func TestModeAgreesWithConfig(t *testing.T) {
-	c := catalog.Build([]kindgroups.Server{{Name: "ro", Kind: "k", Tools: []mcp.Tool{tool("look", "Look.", true)}}}, catalog.Config{})
+	c := catalog.Build([]kindgroups.Server{{Name: "ro", Kind: "k", Tools: []mcp.Tool{catalogtest.Tool("look", "Look.", true)}}}, catalog.Config{})
 	for _, m := range []string{
 		"", "on", "off", "auto", "auto:10%", "auto:100%", "auto:0.5%", "auto:5000", "auto:+5",
 		"auto:0", "auto:0%", "auto:-1", "auto:-1%", "auto:101%", "auto:NaN%", "auto:", "auto:%",

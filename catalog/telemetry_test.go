@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 )
@@ -24,7 +25,7 @@ import (
 // Recorder, with results as kind.tool, and the JSON Lines log reads back
 // to the same events.
 func TestRecorderEvents(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	var buf bytes.Buffer
 	rec := catalog.NewJSONLRecorder(&buf)
 	s, err := c.NewSession(catalog.SessionConfig{ID: "s1", ConversationID: "c1", Servers: []string{"k8s-1"}, Mode: "on", Recorder: rec})
@@ -98,7 +99,7 @@ func TestReadLogErrors(t *testing.T) {
 // recordScenario runs three sessions' worth of searches, loads and calls
 // through real sessions, the way a subagent's meta-tools would.
 func recordScenario(t *testing.T, rec catalog.Recorder) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	ctx := t.Context()
 	open := func(id string, servers ...string) *catalog.Session {
 		s, err := c.NewSession(catalog.SessionConfig{ID: id, Servers: servers, Mode: "on", Recorder: rec})
@@ -192,7 +193,7 @@ func (errStore) Save(context.Context, string, []string) error   { return errors.
 // TestActivationScope: loads live for one session by default; sessions
 // sharing a conversation ID share loads, different IDs do not.
 func TestActivationScope(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	ctx := t.Context()
 	open := func(conv string, store catalog.ActivationStore) *catalog.Session {
 		t.Helper()
@@ -303,7 +304,7 @@ func FuzzReadLog(f *testing.F) {
 // tools, but are neither telemetry (the model did not load them) nor
 // saved to the conversation.
 func TestPreload(t *testing.T) {
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	var buf bytes.Buffer
 	cfg := catalog.SessionConfig{Servers: []string{"k8s-1"}, Mode: "on", ConversationID: "p",
 		Recorder: catalog.NewJSONLRecorder(&buf), Preload: []string{"pods_top", "k8s-2.nodes_top"}}
@@ -339,7 +340,7 @@ func TestPreload(t *testing.T) {
 // BenchmarkSessionSearch/recorder shows what telemetry adds to a
 // searchTools call: one JSON line per search.
 func BenchmarkSessionSearch(b *testing.B) {
-	c := buildFleet(b)
+	c := catalogtest.BuildFleet(b)
 	for _, bc := range []struct {
 		name string
 		rec  catalog.Recorder

@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
 func TestReadQueries(t *testing.T) {
-	qs := loadQueries(t)
+	qs := catalogtest.Queries(t)
 	if len(qs) < 80 {
 		t.Fatalf("got %d queries, want at least 80", len(qs))
 	}
@@ -71,9 +72,9 @@ func TestReadQueries(t *testing.T) {
 // carries the figures of each first run.
 // Only the tune split has a floor: the holdouts are reported, not gated.
 func TestEval(t *testing.T) {
-	qs := loadQueries(t)
+	qs := catalogtest.Queries(t)
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
-	c := buildFleet(t)
+	c := catalogtest.BuildFleet(t)
 	for _, q := range qs {
 		for _, e := range q.Expect {
 			kind, tool, _ := strings.Cut(e, ":")
@@ -83,7 +84,7 @@ func TestEval(t *testing.T) {
 		}
 	}
 	with := tuning.Eval(ctx, c, qs)
-	without := tuning.Eval(ctx, catalog.Build(testFleet(t), fleetConfig(false)), qs)
+	without := tuning.Eval(ctx, catalog.Build(catalogtest.Fleet(t), catalogtest.FleetConfig(false)), qs)
 	for name, r := range map[string]tuning.EvalResult{"aliases": with, "no-aliases": without} {
 		b, _ := json.Marshal(r.Splits)
 		t.Logf("%s: all=%+v splits=%s", name, r.Metrics, b)

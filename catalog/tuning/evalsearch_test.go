@@ -19,6 +19,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
@@ -379,12 +380,12 @@ func TestEvalSearch(t *testing.T) {
 	if os.Getenv("SEARCHEVAL") == "" {
 		t.Skip("set SEARCHEVAL=1 to print the search evaluation")
 	}
-	fleet := wideFleet(t)
-	c := catalog.Build(fleet, fleetConfig(true))
-	bare := fleetConfig(false)
+	fleet := catalogtest.WideFleet(t)
+	c := catalog.Build(fleet, catalogtest.FleetConfig(true))
+	bare := catalogtest.FleetConfig(false)
 	bare.NoLexicon, bare.NoRerank = true, true
 	entries := c.Entries()
-	noLex := fleetConfig(true)
+	noLex := catalogtest.FleetConfig(true)
 	noLex.NoLexicon = true
 	rs := []ranker{
 		oursRanker("ours", c),
@@ -397,7 +398,7 @@ func TestEvalSearch(t *testing.T) {
 		name string
 		qs   []tuning.Query
 	}{
-		{"house requests (9 kinds)", loadQueries(t)},
+		{"house requests (9 kinds)", catalogtest.Queries(t)},
 		{"unseen kinds (blind requests, run once on 2026-12-01)", loadUnseen(t)},
 		{"unseen kinds, second blind set (run once on 2026-12-02)", loadSealed(t, "unseen2/unseen2-*.jsonl")},
 		{"house holdout34-36 (blind, run once on 2026-12-02)", loadSealed(t, "holdout3[4-6].jsonl")},

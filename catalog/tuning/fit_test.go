@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 	"github.com/mcpfleet/mcpfleet/kindgroups"
@@ -23,7 +24,7 @@ import (
 func fitSubset(t *testing.T) []tuning.Query {
 	t.Helper()
 	var qs []tuning.Query
-	for i, q := range loadQueries(t) {
+	for i, q := range catalogtest.Queries(t) {
 		if i%25 == 0 {
 			qs = append(qs, q)
 		}
@@ -34,8 +35,8 @@ func fitSubset(t *testing.T) []tuning.Query {
 // TestFitRerank fits on a few queries and ranks them with the fit, the
 // built-in weights read back from JSON, and BM25 with and without weights.
 func TestFitRerank(t *testing.T) {
-	servers := testFleet(t)
-	c := catalog.Build(servers, fleetConfig(true))
+	servers := catalogtest.Fleet(t)
+	c := catalog.Build(servers, catalogtest.FleetConfig(true))
 	qs := fitSubset(t)
 	opt := tuning.FitOptions{Steps: 150}
 	w1, err := tuning.FitRerank(t.Context(), c, qs, opt)
@@ -55,9 +56,9 @@ func TestFitRerank(t *testing.T) {
 
 	// In sample, the fit must rank at least as well as BM25 alone, which
 	// is where it starts from.
-	bm25 := fleetConfig(true)
+	bm25 := catalogtest.FleetConfig(true)
 	bm25.NoRerank = true
-	fitted := fleetConfig(true)
+	fitted := catalogtest.FleetConfig(true)
 	fitted.RerankWeights = w1
 	before := tuning.Eval(t.Context(), catalog.Build(servers, bm25), qs)
 	after := tuning.Eval(t.Context(), catalog.Build(servers, fitted), qs)
@@ -79,7 +80,7 @@ func TestFitRerank(t *testing.T) {
 	if diff := cmp.Diff(search.DefaultRerankWeights(), back); diff != "" {
 		t.Errorf("JSON round trip (-want +got):\n%s", diff)
 	}
-	loaded := fleetConfig(true)
+	loaded := catalogtest.FleetConfig(true)
 	loaded.RerankWeights = back
 	if diff := cmp.Diff(tuning.Eval(t.Context(), c, qs), tuning.Eval(t.Context(), catalog.Build(servers, loaded), qs)); diff != "" {
 		t.Errorf("default weights from JSON rank differently (-built-in +loaded):\n%s", diff)
@@ -94,7 +95,7 @@ func TestFitRerank(t *testing.T) {
 
 func TestFitRerankErrors(t *testing.T) {
 	c := catalog.Build([]kindgroups.Server{{Name: "k8s", Tools: []mcp.Tool{
-		tool("pods_restart", "Restart a pod", false), tool("pods_list", "List pods", true)}}}, catalog.Config{})
+		catalogtest.Tool("pods_restart", "Restart a pod", false), catalogtest.Tool("pods_list", "List pods", true)}}}, catalog.Config{})
 	some := []tuning.Query{{Q: "restart the pod", Expect: []string{"k8s:pods_restart"}}}
 	cancelled, cancel := context.WithCancel(t.Context())
 	cancel()

@@ -8,6 +8,7 @@ import (
 	eino "github.com/mcpfleet/mcpfleet/adapters/eino"
 	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
@@ -27,7 +28,7 @@ func TestEvalHybrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := fleetConfig(true)
+	cfg := catalogtest.FleetConfig(true)
 	cfg.Embedder = eino.CatalogEmbedder(e)
 	cfg.EmbedQueryPrefix, cfg.EmbedDocPrefix = ec.QueryPrefix, ec.DocPrefix
 	// Wait for every vector, and fail rather than fall back to BM25:
@@ -35,13 +36,13 @@ func TestEvalHybrid(t *testing.T) {
 	cfg.EmbedTimeout, cfg.EmbedCooldown = -1, -1
 	var embedErr error
 	cfg.OnEmbedError = func(err error) { embedErr = err }
-	qs := loadQueries(t)
+	qs := catalogtest.Queries(t)
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
-	hybrid := tuning.Eval(ctx, catalog.Build(testFleet(t), cfg), qs)
+	hybrid := tuning.Eval(ctx, catalog.Build(catalogtest.Fleet(t), cfg), qs)
 	if embedErr != nil {
 		t.Fatalf("embedder failed, figures would be BM25: %v", embedErr)
 	}
-	lexical := tuning.Eval(ctx, buildFleet(t), qs)
+	lexical := tuning.Eval(ctx, catalogtest.BuildFleet(t), qs)
 	for name, r := range map[string]tuning.EvalResult{"lexical": lexical, "hybrid": hybrid} {
 		b, _ := json.Marshal(r.Metrics)
 		t.Logf("%s (%s): %s", name, ec.Model, b)

@@ -18,11 +18,11 @@ import (
 	"github.com/mcpfleet/mcpfleet/kindgroups"
 )
 
-// withoutKind returns fleetConfig(aliases) with nothing of kind's: no
+// withoutKind returns catalogtest.FleetConfig(aliases) with nothing of kind's: no
 // KindConfig (hand aliases, id patterns, lines, core tools), no mined
 // aliases. What is left for kind is what its server says.
 func withoutKind(aliases bool, kind string) catalog.Config {
-	cfg := fleetConfig(aliases)
+	cfg := catalogtest.FleetConfig(aliases)
 	kinds := make(map[string]catalog.KindConfig, len(cfg.Kinds))
 	for k, kc := range cfg.Kinds {
 		if k != kind {
@@ -66,7 +66,7 @@ func TestEvalSearchLOKO(t *testing.T) {
 	if os.Getenv("LOKO") == "" {
 		t.Skip("set LOKO=1 to run the leave-one-kind-out evaluation")
 	}
-	fleet := wideFleet(t)
+	fleet := catalogtest.WideFleet(t)
 	l := newLOKO(t, fleet, os.Getenv("LOKO_NOLEXICON") != "")
 	plain := catalog.Build(fleet, catalog.Config{})
 	bm, ein := bm25Ranker(plain.Entries()), einoRanker(t, plain.Entries())
@@ -96,7 +96,7 @@ type loko struct {
 // newLOKO fits one catalog per kind (see TestEvalSearchLOKO). LOKO_KINDS
 // (comma-separated) restricts it to some kinds, for quick looks.
 func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
-	qs := append(loadQueries(t), loadUnseen(t)...)
+	qs := append(catalogtest.Queries(t), loadUnseen(t)...)
 	byKind := map[string][]tuning.Query{}
 	for _, q := range qs {
 		byKind[primaryKind(q)] = append(byKind[primaryKind(q)], q)
@@ -132,7 +132,7 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 	// A kind with no settings of its own (hand, or with LOKO_PRESETS a
 	// preset) leaves the configuration as it is: its samples are the full
 	// configuration's, computed once.
-	hand := fleetConfig(true).Kinds
+	hand := catalogtest.FleetConfig(true).Kinds
 	if presetsOn {
 		for k := range catalogtest.PresetConfig(t, fleet).Kinds {
 			hand[k] = catalog.KindConfig{}
@@ -249,7 +249,7 @@ func TestLexiconLOKO(t *testing.T) {
 	if os.Getenv("LEXJUDGE") == "" {
 		t.Skip("set LEXJUDGE=1 to judge the lexicon under leave-one-kind-out")
 	}
-	l := newLOKO(t, wideFleet(t), false)
+	l := newLOKO(t, catalogtest.WideFleet(t), false)
 	nLex := 0
 	for _, kind := range l.kinds {
 		for _, q := range l.byKind[kind] {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
@@ -26,7 +27,7 @@ func TestMineEval(t *testing.T) {
 	if os.Getenv("MINEEVAL") == "" {
 		t.Skip("set MINEEVAL=1 to score mined aliases (about a minute)")
 	}
-	qs := loadQueries(t)
+	qs := catalogtest.Queries(t)
 	bySplit := map[string][]tuning.Query{}
 	for _, q := range qs {
 		bySplit[q.Split] = append(bySplit[q.Split], q)
@@ -37,16 +38,16 @@ func TestMineEval(t *testing.T) {
 	}
 	slices.Sort(splits)
 	ctx := catalog.WithScopes(t.Context(), catalog.ScopeAll)
-	fleet := testFleet(t)
+	fleet := catalogtest.Fleet(t)
 	eval := func(cfg catalog.Config, rerank bool, qs []tuning.Query) tuning.Metrics {
 		cfg.NoRerank = !rerank
 		return tuning.Eval(ctx, catalog.Build(fleet, cfg), qs).Metrics
 	}
 	bySplit["all"] = qs
 	for _, s := range append([]string{"all"}, splits...) {
-		r, b := eval(fleetConfig(true), true, bySplit[s]), eval(fleetConfig(true), false, bySplit[s])
-		h := eval(handConfig(), true, bySplit[s])
-		n, nb := eval(fleetConfig(false), true, bySplit[s]), eval(fleetConfig(false), false, bySplit[s])
+		r, b := eval(catalogtest.FleetConfig(true), true, bySplit[s]), eval(catalogtest.FleetConfig(true), false, bySplit[s])
+		h := eval(catalogtest.HandConfig(), true, bySplit[s])
+		n, nb := eval(catalogtest.FleetConfig(false), true, bySplit[s]), eval(catalogtest.FleetConfig(false), false, bySplit[s])
 		t.Logf("%-10s reviewed %.3f/%.3f (BM25 alone %.3f/%.3f)  hand only %.3f/%.3f  none %.3f/%.3f (BM25 alone %.3f/%.3f)",
 			s, r.RecallAt1, r.RecallAt5, b.RecallAt1, b.RecallAt5, h.RecallAt1, h.RecallAt5,
 			n.RecallAt1, n.RecallAt5, nb.RecallAt1, nb.RecallAt5)
@@ -60,7 +61,7 @@ func TestMineEval(t *testing.T) {
 					train = append(train, q)
 				}
 			}
-			hand := handConfig()
+			hand := catalogtest.HandConfig()
 			m := tuning.MineAliases(catalog.Build(fleet, hand), train, tuning.MineOptions{})
 			b, x := eval(hand, rerank, bySplit[s]), eval(tuning.WithAliases(hand, m), rerank, bySplit[s])
 			k := float64(len(bySplit[s]))

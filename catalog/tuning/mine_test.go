@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
 func TestMineAliases(t *testing.T) {
-	c := catalog.Build(testFleet(t), catalog.Config{})
+	c := catalog.Build(catalogtest.Fleet(t), catalog.Config{})
 	q := func(text, split string, expect ...string) tuning.Query {
 		return tuning.Query{Q: text, Expect: expect, Split: split}
 	}
@@ -153,8 +154,8 @@ func TestMineAliases(t *testing.T) {
 // TestWithAliases checks that mined phrases reach search and that the
 // original Config is left as it was.
 func TestWithAliases(t *testing.T) {
-	fleet := testFleet(t)
-	cfg := fleetConfig(false)
+	fleet := catalogtest.Fleet(t)
+	cfg := catalogtest.FleetConfig(false)
 	g := cfg.Kinds["grafana"]
 	g.Aliases = map[string][]string{"create_annotation": {"annotate graph"}}
 	cfg.Kinds["grafana"] = g

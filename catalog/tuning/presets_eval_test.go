@@ -32,8 +32,8 @@ func TestEvalSearchPresets(t *testing.T) {
 	if os.Getenv("SEARCHEVAL") == "" {
 		t.Skip("set SEARCHEVAL=1 to print the presets evaluation")
 	}
-	fleet := wideFleet(t)
-	today := fleetConfig(true)
+	fleet := catalogtest.WideFleet(t)
+	today := catalogtest.FleetConfig(true)
 	rs := []ranker{
 		oursRanker("today", catalog.Build(fleet, today)),
 		oursRanker("today+presets", catalog.Build(fleet, catalogtest.WithPresets(t, today, fleet))),
@@ -44,7 +44,7 @@ func TestEvalSearchPresets(t *testing.T) {
 		name string
 		qs   []tuning.Query
 	}{
-		{"house requests (9 kinds)", loadQueries(t)},
+		{"house requests (9 kinds)", catalogtest.Queries(t)},
 		{"house holdout34-36", loadSealed(t, "holdout3[4-6].jsonl")},
 		{"unseen kinds", loadUnseen(t)},
 		{"unseen kinds, second set", loadSealed(t, "unseen2/unseen2-*.jsonl")},

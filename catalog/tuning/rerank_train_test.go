@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
+	"github.com/mcpfleet/mcpfleet/catalog/internal/catalogtest"
 	"github.com/mcpfleet/mcpfleet/catalog/search"
 	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
@@ -86,15 +87,15 @@ func TestRerankTrain(t *testing.T) {
 		t.Skip("set TRAIN=1 to fit the reranker weights")
 	}
 	var seen []tuning.Query
-	for _, q := range loadQueries(t) {
+	for _, q := range catalogtest.Queries(t) {
 		if !blind[q.Split] {
 			seen = append(seen, q)
 		}
 	}
 	// Both configurations train it: the operator's aliases, and none, as
 	// a fleet starts out.
-	samples := rerankSamples(buildFleet(t), seen)
-	for _, s := range rerankSamples(catalog.Build(testFleet(t), fleetConfig(false)), seen) {
+	samples := rerankSamples(catalogtest.BuildFleet(t), seen)
+	for _, s := range rerankSamples(catalog.Build(catalogtest.Fleet(t), catalogtest.FleetConfig(false)), seen) {
 		s.bare = true
 		samples = append(samples, s)
 	}
