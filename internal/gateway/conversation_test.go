@@ -8,10 +8,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
 )
@@ -42,17 +38,8 @@ func TestConversationAddsOnlyNewNames(t *testing.T) {
 	store := &addCounter{}
 	srv := httptest.NewServer(newGateway(t, gateway.Config{Mux: f.mux, Activations: store}).Handler())
 	t.Cleanup(srv.Close)
-	c, err := client.NewStreamableHttpClient(srv.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{gateway.HeaderConversation: "c1"}))
+	c, err := httpClientWith(t, srv.URL, map[string]string{gateway.HeaderConversation: "c1"})
 	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := c.Initialize(t.Context(), init); err != nil {
 		t.Fatal(err)
 	}
 	describe := func(names ...string) {

@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/catalog"
 	"github.com/mcpfleet/mcpfleet/internal/gateway"
@@ -104,17 +102,8 @@ func TestConversationLoads(t *testing.T) {
 	srv := httptest.NewServer(newGateway(t, gateway.Config{Mux: f.mux, Activations: &catalog.MemoryStore{}}).Handler())
 	t.Cleanup(srv.Close)
 	conn := func(conv string) *client.Client {
-		c, err := client.NewStreamableHttpClient(srv.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{gateway.HeaderConversation: conv}))
+		c, err := httpClientWith(t, srv.URL, map[string]string{gateway.HeaderConversation: conv})
 		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		if err := c.Start(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		init := mcp.InitializeRequest{}
-		init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-		if _, err := c.Initialize(t.Context(), init); err != nil {
 			t.Fatal(err)
 		}
 		return c

@@ -80,11 +80,18 @@ func TestListenAndServeRefusesOpenBind(t *testing.T) {
 
 func httpClient(t *testing.T, url, token string) (*client.Client, error) {
 	t.Helper()
-	var opts []transport.StreamableHTTPCOption
+	var headers map[string]string
 	if token != "" {
-		opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+		headers = map[string]string{"Authorization": "Bearer " + token}
 	}
-	c, err := client.NewStreamableHttpClient(url+"/mcp", opts...)
+	return httpClientWith(t, url, headers)
+}
+
+// httpClientWith is an initialized streamable HTTP client of the gateway
+// at url that sends headers with every request, closed when t ends.
+func httpClientWith(t *testing.T, url string, headers map[string]string) (*client.Client, error) {
+	t.Helper()
+	c, err := client.NewStreamableHttpClient(url+"/mcp", transport.WithHTTPHeaders(headers))
 	if err != nil {
 		t.Fatal(err)
 	}
