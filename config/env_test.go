@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -117,14 +116,7 @@ func TestEnvOverrideProblems(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := loadWithEnv(t, envBase, tt.environ...)
-			var verr *ValidationError
-			if !errors.As(err, &verr) {
-				t.Fatalf("load: got %v, want *ValidationError", err)
-			}
-			var got []string
-			for _, p := range verr.Problems {
-				got = append(got, p.String())
-			}
+			got := problemsOf(t, err)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}

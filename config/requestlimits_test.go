@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -43,14 +42,7 @@ func TestRequestLimitsProblems(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := "servers: [{name: a, command: x}]\nrequest_limits: " + tt.section + "\n"
 			_, err := load([]byte(doc), "yaml", "", func() []string { return nil }, noVars, nil)
-			var verr *ValidationError
-			if !errors.As(err, &verr) {
-				t.Fatalf("load: got %v, want *ValidationError", err)
-			}
-			var got []string
-			for _, p := range verr.Problems {
-				got = append(got, p.String())
-			}
+			got := problemsOf(t, err)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}

@@ -21,6 +21,13 @@ func noVars(string) (string, bool) { return "", false }
 func problemLines(t *testing.T, doc string, extra ...string) []string {
 	t.Helper()
 	_, err := loadYAML(t, doc, extra...)
+	return problemsOf(t, err)
+}
+
+// problemsOf returns each problem of err, which must be a
+// *ValidationError, as rendered in the error.
+func problemsOf(t *testing.T, err error) []string {
+	t.Helper()
 	var verr *ValidationError
 	if !errors.As(err, &verr) {
 		t.Fatalf("load: got error %v (%T), want *ValidationError", err, err)
