@@ -108,17 +108,7 @@ func BenchmarkCallToolPaired(b *testing.B) {
 		viaMux(traced),
 		viaMux(tracedSync),
 	}
-	times := make([][]time.Duration, len(calls))
-	i := 0
-	for b.Loop() {
-		for k := range calls {
-			j := (i + k) % len(calls)
-			start := time.Now()
-			calls[j]()
-			times[j] = append(times[j], time.Since(start))
-		}
-		i++
-	}
+	times := rotate(b, len(calls), func(j int) time.Duration { return timed(calls[j]) })
 	med := make([]float64, len(calls))
 	for j := range times {
 		slices.Sort(times[j])
@@ -348,17 +338,7 @@ func BenchmarkCallToolStdio(b *testing.B) {
 		},
 	}
 	b.Run("p50", func(b *testing.B) {
-		times := [2][]time.Duration{}
-		i := 0
-		for b.Loop() {
-			for k := range calls {
-				j := (i + k) % len(calls)
-				start := time.Now()
-				calls[j]()
-				times[j] = append(times[j], time.Since(start))
-			}
-			i++
-		}
+		times := rotate(b, len(calls), func(j int) time.Duration { return timed(calls[j]) })
 		d, m := median(times[0]), median(times[1])
 		b.ReportMetric(d, "direct-ns/call")
 		b.ReportMetric(m, "mux-ns/call")
@@ -379,21 +359,35 @@ func BenchmarkCallToolStdio(b *testing.B) {
 			wg.Wait()
 			return time.Since(start)
 		}
-		times := [2][]time.Duration{}
-		i := 0
-		for b.Loop() {
-			for k := range calls {
-				j := (i + k) % len(calls)
-				times[j] = append(times[j], burst(calls[j]))
-			}
-			i++
-		}
+		times := rotate(b, len(calls), func(j int) time.Duration { return burst(calls[j]) })
 		perSec := func(ts []time.Duration) float64 { return workers * each / (median(ts) / 1e9) }
 		d, m := perSec(times[0]), perSec(times[1])
 		b.ReportMetric(d, "direct-calls/s")
 		b.ReportMetric(m, "mux-calls/s")
 		b.ReportMetric(m/d, "mux/direct-throughput")
 	})
+}
+
+// rotate runs, in each iteration of b, all n variants once, in an order
+// that rotates from one iteration to the next, and returns the times
+// run(j) reported for variant j: interleaved, the variants see the same
+// neighbours on a loaded machine.
+func rotate(b *testing.B, n int, run func(j int) time.Duration) [][]time.Duration {
+	times := make([][]time.Duration, n)
+	for i := 0; b.Loop(); i++ {
+		for k := range n {
+			j := (i + k) % n
+			times[j] = append(times[j], run(j))
+		}
+	}
+	return times
+}
+
+// timed is how long call took.
+func timed(call func()) time.Duration {
+	start := time.Now()
+	call()
+	return time.Since(start)
 }
 
 // median is the median of ts, in nanoseconds; it sorts ts.
