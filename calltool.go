@@ -250,8 +250,12 @@ func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
 	// On ctx's end mcp-go sends notifications/cancelled, so the server can
 	// stop the work too.
 	// A big answer on stdio is decoded by the transport, which hands it
-	// over through upctx (see upstream.BigResult).
-	upctx, big := upstream.WithBigResult(upctx)
+	// over through upctx (see upstream.BigResult); no other transport
+	// does, so their calls carry nothing for it.
+	var big *upstream.BigResult
+	if t := sc.spec.Transport; t == "stdio" || t == "" {
+		upctx, big = upstream.WithBigResult(upctx)
+	}
 	out, err := m.callUpstream(ctx, upctx, cl, c, req)
 	out = big.Take(out)
 	if err != nil {
