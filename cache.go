@@ -288,9 +288,7 @@ func keepable(r *mcp.CallToolResult) bool {
 // server's call timeout, so that the caller who started it giving up does
 // not fail the others; each caller still stops waiting at its own ctx's
 // end.
-func (m *Mux) fetch(ctx context.Context, sc *serverConn, cl interface {
-	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
-}, gen uint64, c *Call) (*mcp.CallToolResult, CacheResult, error) {
+func (m *Mux) fetch(ctx context.Context, sc *serverConn, cl toolCaller, gen uint64, c *Call) (*mcp.CallToolResult, CacheResult, error) {
 	cc := m.cache
 	ttl, ok := cc.ttl(c)
 	if !ok {

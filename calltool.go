@@ -205,9 +205,7 @@ func (m *Mux) transform(ctx context.Context, c *Call, r *mcp.CallToolResult) (*R
 		Offload: off, StructuredRepeatsText: repeats && off == nil}, nil
 }
 
-func (m *Mux) send(ctx context.Context, sc *serverConn, cl interface {
-	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
-}, gen uint64, c *Call) (*mcp.CallToolResult, error) {
+func (m *Mux) send(ctx context.Context, sc *serverConn, cl toolCaller, gen uint64, c *Call) (*mcp.CallToolResult, error) {
 	if ok, until := sc.brk.allow(time.Now()); !ok {
 		failures, _ := sc.brk.state()
 		return nil, circuitOpen(c.Server, c.Tool, until, failures)

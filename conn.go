@@ -55,6 +55,7 @@ type serverConn struct {
 
 	mu         sync.RWMutex
 	client     *client.Client
+	calls      toolCaller // how calls reach client: see upstream.Caller
 	gen        uint64 // bumps on every (re)connect, so a stale failure cannot mark a fresh connection down
 	tools      map[string]*toolEntry
 	order      []mcp.Tool // the tools listed: all but the quarantined
@@ -159,6 +160,10 @@ func (sc *serverConn) connect(ctx context.Context) error {
 	}
 	old := sc.client
 	sc.client = c
+	sc.calls = c
+	if k := upstream.NewCaller(c, spec, initRes); k != nil {
+		sc.calls = k
+	}
 	sc.gen++
 	gen := sc.gen
 	if initRes != nil {
@@ -362,7 +367,7 @@ func (sc *serverConn) markDown(gen uint64, err error) {
 	wasUp := sc.state == StateUp
 	sc.state, sc.lastErr, sc.changed = StateDown, err.Error(), time.Now()
 	c := sc.client
-	sc.client = nil
+	sc.client, sc.calls = nil, nil
 	sc.mu.Unlock()
 	if c != nil {
 		_ = c.Close()
@@ -469,7 +474,8 @@ func (sc *serverConn) markClosed() *client.Client {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	c := sc.client
-	sc.client, sc.state, sc.changed = nil, StateClosed, time.Now()
+	sc.client, sc.calls = nil, nil
+	sc.state, sc.changed = StateClosed, time.Now()
 	return c
 }
 
@@ -502,9 +508,19 @@ func (sc *serverConn) toolNames() []string {
 	return names
 }
 
-// live returns the current client and its generation, or an error if down.
-func (sc *serverConn) live() (*client.Client, uint64, State, string) {
+// live returns how to call the current client and its generation, or an
+// error if down.
+func (sc *serverConn) live() (toolCaller, uint64, State, string) {
 	sc.mu.RLock()
 	defer sc.mu.RUnlock()
-	return sc.client, sc.gen, sc.state, sc.lastErr
+	if sc.client == nil {
+		return nil, sc.gen, sc.state, sc.lastErr
+	}
+	return sc.calls, sc.gen, sc.state, sc.lastErr
+}
+
+// toolCaller is what a call needs of a connection: a *client.Client, or
+// the upstream.Caller that stands in for it on stdio and in process.
+type toolCaller interface {
+	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
 }

@@ -121,7 +121,10 @@ func BenchmarkPinList(b *testing.B) {
 		defer func() { b.ReportMetric(float64((cpuNow()-start).Nanoseconds())/float64(max(b.N, 1)), "cpu-ns/op") }()
 		for b.Loop() {
 			for _, name := range m.names {
-				c, _, _, _ := m.servers[name].live()
+				sc := m.servers[name]
+				sc.mu.RLock()
+				c := sc.client
+				sc.mu.RUnlock()
 				if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
 					b.Fatal(err)
 				}

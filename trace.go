@@ -203,9 +203,7 @@ var traceContext propagation.TraceContext
 // callUpstream sends req with cl. With tracing on it is a client span
 // whose context travels in req's _meta; with metrics on, c.upstream
 // records how long the server took.
-func (m *Mux) callUpstream(ctx, upctx context.Context, cl interface {
-	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
-}, c *Call, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (m *Mux) callUpstream(ctx, upctx context.Context, cl toolCaller, c *Call, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	t := m.opts.tel
 	if t == nil && m.opts.metrics == nil {
 		return cl.CallTool(upctx, req)
