@@ -298,8 +298,11 @@ func cpuTime() time.Duration {
 //     reports the median of each and mux/direct;
 //
 //   - parallel64: one burst of 64 goroutines × 4 calls of each per
-//     iteration, in alternating order; it reports the median throughput
-//     of each (calls/s) and mux/direct.
+//     iteration, in rotating order; it reports the median throughput
+//     of each (calls/s) and mux/direct. A Mux lets 16 calls a server
+//     run at once by default (max_in_flight) and queues the rest, where
+//     the direct client sends all 64: mux64, a Mux with max_in_flight
+//     64, is the same concurrency as direct.
 //
 //     go test -run '^$' -bench 'BenchmarkCallToolStdio/p50' -benchtime 400x -count 8 .
 //     go test -run '^$' -bench 'BenchmarkCallToolStdio/parallel64' -benchtime 20x -count 8 .
@@ -318,7 +321,15 @@ func BenchmarkCallToolStdio(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { mx.Close() })
-	// Both run from many goroutines in parallel64: they report with
+	cfg64 := *cfg
+	cfg64.Servers = slices.Clone(cfg.Servers)
+	cfg64.Servers[0].MaxInFlight = 64
+	mx64, err := mcpfleet.New(b.Context(), &cfg64, mcpfleet.WithHealthInterval(-1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { mx64.Close() })
+	// They run from many goroutines in parallel64: they report with
 	// b.Error, never b.Fatal.
 	calls := []func(){
 		func() {
@@ -336,9 +347,14 @@ func BenchmarkCallToolStdio(b *testing.B) {
 				b.Error(err)
 			}
 		},
+		func() {
+			if _, err := mx64.CallTool(b.Context(), "k8s-1", "pods_log", raw); err != nil {
+				b.Error(err)
+			}
+		},
 	}
 	b.Run("p50", func(b *testing.B) {
-		times := rotate(b, len(calls), func(j int) time.Duration { return timed(calls[j]) })
+		times := rotate(b, 2, func(j int) time.Duration { return timed(calls[j]) })
 		d, m := median(times[0]), median(times[1])
 		b.ReportMetric(d, "direct-ns/call")
 		b.ReportMetric(m, "mux-ns/call")
@@ -361,10 +377,12 @@ func BenchmarkCallToolStdio(b *testing.B) {
 		}
 		times := rotate(b, len(calls), func(j int) time.Duration { return burst(calls[j]) })
 		perSec := func(ts []time.Duration) float64 { return workers * each / (median(ts) / 1e9) }
-		d, m := perSec(times[0]), perSec(times[1])
+		d, m, m64 := perSec(times[0]), perSec(times[1]), perSec(times[2])
 		b.ReportMetric(d, "direct-calls/s")
 		b.ReportMetric(m, "mux-calls/s")
+		b.ReportMetric(m64, "mux64-calls/s")
 		b.ReportMetric(m/d, "mux/direct-throughput")
+		b.ReportMetric(m64/d, "mux64/direct-throughput")
 	})
 }
 
