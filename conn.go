@@ -56,7 +56,7 @@ type serverConn struct {
 	mu         sync.RWMutex
 	client     *client.Client
 	calls      toolCaller // how calls reach client: see upstream.Caller
-	gen        uint64 // bumps on every (re)connect, so a stale failure cannot mark a fresh connection down
+	gen        uint64     // bumps on every (re)connect, so a stale failure cannot mark a fresh connection down
 	tools      map[string]*toolEntry
 	order      []mcp.Tool // the tools listed: all but the quarantined
 	all        []mcp.Tool // every tool the server lists, once each
