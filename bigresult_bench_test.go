@@ -2,10 +2,13 @@ package mcpfleet_test
 
 import (
 	"context"
+	"flag"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"runtime/pprof"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,6 +34,9 @@ import (
 // Run the variants interleaved, each op from a freed heap:
 //
 //	go test -run '^$' -bench BenchmarkBigResults -benchtime 1x -count 6 .
+//
+// -bigresults.heapprofile=/tmp/big writes /tmp/big.BenchmarkBigResults-mux
+// (and -bare) after the last op: what each keeps (go tool pprof -sample_index=inuse_space).
 func BenchmarkBigResults(b *testing.B) {
 	const size, calls = 20 << 20, 5
 	bin := testfleet.StdioBinary(b)
@@ -93,9 +99,27 @@ func bigResults(b *testing.B, calls int, call func(context.Context) int) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	if *bigHeapProfile != "" {
+		writeHeapProfile(b, *bigHeapProfile+"."+strings.ReplaceAll(b.Name(), "/", "-"))
+	}
 	b.ReportMetric(peakHeap, "peak-heap-MiB")
 	b.ReportMetric(peakRSS, "peak-RSS-MiB")
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "retained-MiB")
+}
+
+// bigHeapProfile names the heap profiles BenchmarkBigResults writes after
+// its last op, the client still open: what each variant keeps.
+var bigHeapProfile = flag.String("bigresults.heapprofile", "", "BenchmarkBigResults: write a heap profile to this path plus the variant's name after the last op")
+
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // resetPeakRSS resets VmHWM to the current RSS (Linux; elsewhere a no-op).
