@@ -29,7 +29,9 @@ import (
 // op is the five calls. It reports the heap's peak (sampled every 100 µs
 // through runtime/metrics), the process's peak RSS over the op (VmHWM,
 // reset first through /proc/self/clear_refs), and the heap retained after
-// a GC with the client still open: for the Mux, the offloaded results.
+// a GC with the client still open: for the Mux, the offloaded results it
+// holds in memory (none by default: results of 1 MiB or more spill into
+// temp files, result_store.spill).
 //
 // Run the variants interleaved, each op from a freed heap:
 //
