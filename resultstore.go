@@ -50,7 +50,8 @@ type StoredResult struct {
 var ErrResultNotFound = errors.New("mcpfleet: no stored result under that handle")
 
 // ErrResultTooLarge is returned by MemoryStore.Put for a text larger than
-// the store's whole byte budget.
+// the store's memory budget that does not spill (larger than the spill
+// budget too, or spilling off or failing).
 var ErrResultTooLarge = errors.New("mcpfleet: result larger than the store's byte budget")
 
 // MemoryStore is the default ResultStore: results in memory, bounded by a
@@ -124,7 +125,8 @@ func NewMemoryStoreFrom(rs config.ResultStore, log *slog.Logger) *MemoryStore {
 }
 
 // Put stores r and returns its handle; r.Stored is set to now. A text
-// larger than the whole budget is refused with ErrResultTooLarge.
+// that neither spills nor fits the memory budget is refused with
+// ErrResultTooLarge.
 func (m *MemoryStore) Put(ctx context.Context, r StoredResult) (string, error) {
 	e, err := m.entry(r)
 	if err != nil {
