@@ -2,10 +2,13 @@ package mcpfleet_test
 
 import (
 	"context"
+	"flag"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"runtime/pprof"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -26,11 +29,16 @@ import (
 // op is the five calls. It reports the heap's peak (sampled every 100 µs
 // through runtime/metrics), the process's peak RSS over the op (VmHWM,
 // reset first through /proc/self/clear_refs), and the heap retained after
-// a GC with the client still open: for the Mux, the offloaded results.
+// a GC with the client still open: for the Mux, the offloaded results it
+// holds in memory (none by default: results of 1 MiB or more spill into
+// temp files, result_store.spill).
 //
 // Run the variants interleaved, each op from a freed heap:
 //
 //	go test -run '^$' -bench BenchmarkBigResults -benchtime 1x -count 6 .
+//
+// -bigresults.heapprofile=/tmp/big writes /tmp/big.BenchmarkBigResults-mux
+// (and -bare) after the last op: what each keeps (go tool pprof -sample_index=inuse_space).
 func BenchmarkBigResults(b *testing.B) {
 	const size, calls = 20 << 20, 5
 	bin := testfleet.StdioBinary(b)
@@ -93,9 +101,27 @@ func bigResults(b *testing.B, calls int, call func(context.Context) int) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	if *bigHeapProfile != "" {
+		writeHeapProfile(b, *bigHeapProfile+"."+strings.ReplaceAll(b.Name(), "/", "-"))
+	}
 	b.ReportMetric(peakHeap, "peak-heap-MiB")
 	b.ReportMetric(peakRSS, "peak-RSS-MiB")
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "retained-MiB")
+}
+
+// bigHeapProfile names the heap profiles BenchmarkBigResults writes after
+// its last op, the client still open: what each variant keeps.
+var bigHeapProfile = flag.String("bigresults.heapprofile", "", "BenchmarkBigResults: write a heap profile to this path plus the variant's name after the last op")
+
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // resetPeakRSS resets VmHWM to the current RSS (Linux; elsewhere a no-op).

@@ -47,6 +47,7 @@ type Mux struct {
 	closed atomic.Bool
 
 	store ResultStore             // nil when offloading is off
+	own   *MemoryStore            // the default store, which Close closes; nil when WithResultStore gave one
 	near  *MemoryStore            // results this process stored in a shared store; nil for the default store
 	neut  *neutralize.Neutralizer // nil when neutralization is off
 	pin   *pinner                 // nil when pinning is off
@@ -113,9 +114,12 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if !o.noOffload {
 		m.store = o.store
 		if m.store == nil {
-			m.store = NewMemoryStore(cfg.ResultStore.MaxBytes, cfg.ResultStore.TTL)
+			m.own = NewMemoryStoreFrom(cfg.ResultStore, m.log)
+			m.store = m.own
 		} else {
-			m.near = NewMemoryStore(nearBytes, cfg.ResultStore.TTL)
+			near := cfg.ResultStore
+			near.MaxBytes = nearBytes
+			m.near = NewMemoryStoreFrom(near, m.log)
 		}
 	}
 	if !o.noNeutralize && cfg.NeutralizeOn() {
@@ -274,8 +278,9 @@ func buildRegistry(o *options) (map[string]normalizers.Transformer, error) {
 	return reg, errors.Join(errs...)
 }
 
-// Close disconnects every server and stops background work. It is safe to
-// call more than once.
+// Close disconnects every server and stops background work. The results
+// the Mux kept in its own store are dropped and their spill files closed.
+// It is safe to call more than once.
 func (m *Mux) Close() error {
 	if !m.closed.CompareAndSwap(false, true) {
 		return nil
@@ -303,6 +308,13 @@ func (m *Mux) Close() error {
 		}
 	}
 	m.wg.Wait()
+	// The stores the Mux made close their spill files; a store given with
+	// WithResultStore is the caller's.
+	for _, ms := range []*MemoryStore{m.own, m.near} {
+		if ms != nil {
+			_ = ms.Close()
+		}
+	}
 	if m.opts.audit != nil {
 		errs = append(errs, m.opts.audit.Close())
 	}

@@ -254,13 +254,7 @@ func (m *Mux) stored(ctx context.Context, handle string) (StoredResult, error) {
 	if m.store == nil {
 		return StoredResult{}, fmt.Errorf("%w: offloading is off", ErrResultNotFound)
 	}
-	h := strings.TrimSpace(handle)
-	if m.near != nil {
-		if sr, err := m.near.Get(ctx, h); err == nil {
-			return m.owned(ctx, handle, sr, nil)
-		}
-	}
-	sr, err := m.store.Get(ctx, h)
+	sr, err := m.store.Get(ctx, strings.TrimSpace(handle))
 	return m.owned(ctx, handle, sr, err)
 }
 

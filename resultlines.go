@@ -2,6 +2,7 @@ package mcpfleet
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/internal/offload"
@@ -33,24 +34,43 @@ const grepBatchLines = 4096
 // store given with WithResultStore, of those it stored itself.
 const nearBytes = 64 << 20
 
-// lineReader is the store's LineReader, or nil when the store has none
-// or handle's whole text is in this process (m.near): results never
-// change once stored, so the replica that stored one reads it without a
-// round trip.
-func (m *Mux) lineReader(ctx context.Context, handle string) LineReader {
+// local looks handle up in the stores of this process, first the results
+// it stored in a shared store (m.near), then the default store: the
+// result, and its file when it is spilled. ok is false when neither kind
+// of store is in use and the store given with WithResultStore must be
+// asked. Results never change once stored, so the replica that stored one
+// reads it without a round trip.
+func (m *Mux) local(handle string) (sr StoredResult, f *offload.File, ok bool, err error) {
 	if m.near != nil {
-		if _, err := m.near.Get(ctx, strings.TrimSpace(handle)); err == nil {
-			return nil
+		if sr, f, err := m.near.lookup(handle); err == nil {
+			return sr, f, true, nil
 		}
 	}
-	lr, _ := m.store.(LineReader)
-	return lr
+	if ms, isMem := m.store.(*MemoryStore); isMem {
+		sr, f, err := ms.lookup(handle)
+		return sr, f, true, err
+	}
+	return StoredResult{}, nil, false, nil
 }
 
 // readPage returns lines [offset, offset+limit) of a stored result, as
 // offload.Read bounds them, after the owner check.
 func (m *Mux) readPage(ctx context.Context, handle string, offset, limit int) (StoredResult, offload.Page, error) {
-	lr := m.lineReader(ctx, handle)
+	h := strings.TrimSpace(handle)
+	if sr, f, ok, err := m.local(h); ok {
+		if sr, err = m.owned(ctx, handle, sr, err); err != nil {
+			return StoredResult{}, offload.Page{}, err
+		}
+		if f == nil {
+			return sr, offload.Read(sr.Text, offset, limit), nil
+		}
+		p, err := f.Read(offset, limit)
+		if err != nil {
+			return StoredResult{}, offload.Page{}, m.spillErr(ctx, handle, err)
+		}
+		return sr, p, nil
+	}
+	lr, _ := m.store.(LineReader)
 	if lr == nil {
 		sr, err := m.stored(ctx, handle)
 		if err != nil {
@@ -62,7 +82,7 @@ func (m *Mux) readPage(ctx context.Context, handle string, offset, limit int) (S
 	if limit <= 0 || limit > offload.MaxReadLines {
 		limit = offload.MaxReadLines
 	}
-	sr, total, err := lr.ReadLines(ctx, strings.TrimSpace(handle), offset, limit)
+	sr, total, err := lr.ReadLines(ctx, h, offset, limit)
 	if sr, err = m.owned(ctx, handle, sr, err); err != nil {
 		return StoredResult{}, offload.Page{}, err
 	}
@@ -73,7 +93,27 @@ func (m *Mux) readPage(ctx context.Context, handle string, offset, limit int) (S
 
 // grepStored searches a stored result, after the owner check.
 func (m *Mux) grepStored(ctx context.Context, handle, pattern string, context int) (StoredResult, offload.Grep, error) {
-	lr := m.lineReader(ctx, handle)
+	h := strings.TrimSpace(handle)
+	if sr, f, ok, err := m.local(h); ok {
+		if sr, err = m.owned(ctx, handle, sr, err); err != nil {
+			return StoredResult{}, offload.Grep{}, err
+		}
+		var g offload.Grep
+		if f == nil {
+			g, err = offload.Search(sr.Text, pattern, context)
+		} else {
+			g, err = f.Search(pattern, context)
+		}
+		var pe *offload.PatternError
+		switch {
+		case errors.As(err, &pe):
+			return StoredResult{}, offload.Grep{}, badPattern(err)
+		case err != nil:
+			return StoredResult{}, offload.Grep{}, m.spillErr(ctx, handle, err)
+		}
+		return sr, g, nil
+	}
+	lr, _ := m.store.(LineReader)
 	if lr == nil {
 		sr, err := m.stored(ctx, handle)
 		if err != nil {
@@ -85,7 +125,6 @@ func (m *Mux) grepStored(ctx context.Context, handle, pattern string, context in
 		}
 		return sr, g, nil
 	}
-	h := strings.TrimSpace(handle)
 	sr, total, err := lr.ReadLines(ctx, h, 0, grepBatchLines)
 	if sr, err = m.owned(ctx, handle, sr, err); err != nil {
 		return StoredResult{}, offload.Grep{}, err
@@ -104,4 +143,11 @@ func (m *Mux) grepStored(ctx context.Context, handle, pattern string, context in
 	}
 	sr.Text = ""
 	return sr, s.Result(), nil
+}
+
+// spillErr reports a failed read of a spilled result: as an unknown
+// handle when the result was evicted while it was read, else as it is.
+func (m *Mux) spillErr(ctx context.Context, handle string, err error) error {
+	_, err = m.owned(ctx, handle, StoredResult{}, spillErr(err))
+	return err
 }

@@ -210,6 +210,58 @@ type ResultStore struct {
 	MaxBytes int64 `koanf:"max_bytes" json:"max_bytes,omitempty"`
 	// TTL is how long a stored result stays readable.
 	TTL time.Duration `koanf:"ttl" json:"ttl,omitempty"`
+	// Spill moves big results out of memory into temporary files.
+	Spill Spill `koanf:"spill" json:"spill,omitzero"`
+}
+
+// Defaults and bounds of ResultStore.Spill.
+const (
+	DefaultSpillMinBytes = 1 << 20
+	DefaultSpillMaxBytes = 1 << 30
+	// MinSpillMinBytes is the smallest min_bytes: every spilled result
+	// holds a file descriptor open, so tiny ones are not worth one.
+	MinSpillMinBytes = 64 << 10
+)
+
+// Spill moves each stored result of at least MinBytes out of the
+// process's memory into a temporary file of its own in Dir. The file's
+// name is removed as soon as it is created, so nothing is left behind
+// even when the process dies; its space is freed when the result is
+// evicted or the Mux is closed. Such results count against MaxBytes
+// instead of the store's memory budget. A folder where no file can be
+// made keeps results in memory, with one warning. Zero fields take the
+// defaults.
+type Spill struct {
+	// Enabled, when false, keeps every result in memory; nil means on.
+	Enabled *bool `koanf:"enabled" json:"enabled,omitempty"`
+	// MinBytes is the size from which a result spills (0 =
+	// DefaultSpillMinBytes, else at least MinSpillMinBytes).
+	MinBytes int64 `koanf:"min_bytes" json:"min_bytes,omitempty"`
+	// Dir is the folder of the files, relative to the fleet file's
+	// folder; ${VAR} expands. "" means os.TempDir().
+	Dir string `koanf:"dir" json:"dir,omitempty"`
+	// MaxBytes is the budget of all spilled results together; the least
+	// recently used are evicted to stay under it (0 = DefaultSpillMaxBytes).
+	MaxBytes int64 `koanf:"max_bytes" json:"max_bytes,omitempty"`
+}
+
+// On reports whether results spill.
+func (s Spill) On() bool { return s.Enabled == nil || *s.Enabled }
+
+// MinBytesOrDefault is MinBytes, or DefaultSpillMinBytes for 0.
+func (s Spill) MinBytesOrDefault() int64 {
+	if s.MinBytes > 0 {
+		return s.MinBytes
+	}
+	return DefaultSpillMinBytes
+}
+
+// MaxBytesOrDefault is MaxBytes, or DefaultSpillMaxBytes for 0.
+func (s Spill) MaxBytesOrDefault() int64 {
+	if s.MaxBytes > 0 {
+		return s.MaxBytes
+	}
+	return DefaultSpillMaxBytes
 }
 
 // MaxResultBytesOf is the bound on one message from s: its own

@@ -253,6 +253,23 @@
 //     Long enough for an agent to page through it, short enough that
 //     memory is not held for a finished task. Written as 0 it is a
 //     problem: leave it out for the default.
+//   - spill (map): moves big results out of the process's memory into
+//     temporary files, so that memory stays flat however many are kept.
+//     Each file's name is removed as soon as it is made: nothing is left
+//     behind, even by a crash. A folder where no file can be made keeps
+//     results in memory, with one warning. Spilled results count against
+//     spill.max_bytes, not max_bytes.
+//   - spill.enabled (boolean, default true): false keeps every result in
+//     memory.
+//   - spill.min_bytes (integer, default 1048576, i.e. 1 MiB; at least
+//     65536): a result this big or bigger spills.
+//   - spill.dir (string, default the system's temporary folder): where
+//     the files are made; relative to the fleet file's folder, ${VAR}
+//     expands.
+//   - spill.max_bytes (integer, default 1073741824, i.e. 1 GiB): budget
+//     for all spilled results, so a runaway server cannot fill the disk;
+//     the least recently used are evicted to stay under it. At most 1024
+//     results are spilled at once (each holds a file descriptor).
 //
 // Both bound the Redis store too (store.backend: redis): max_bytes is then
 // the budget of all replicas together.

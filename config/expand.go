@@ -103,3 +103,17 @@ func resolvePaths(s *Server, dir string) {
 func isRelPath(s string) bool {
 	return strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")
 }
+
+// resolve expands ${VAR} in the spill folder and makes it absolute
+// against dir, the config file's folder. Whether files can be made there
+// is the store's to find out: a folder it cannot use keeps results in
+// memory, with a warning, rather than failing the load.
+func (s *Spill) resolve(dir string, lookup func(string) (string, bool)) {
+	if s.Dir == "" {
+		return
+	}
+	s.Dir = expand(s.Dir, lookup)
+	if dir != "" && !filepath.IsAbs(s.Dir) {
+		s.Dir = filepath.Join(dir, s.Dir)
+	}
+}

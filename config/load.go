@@ -150,6 +150,7 @@ func load(data []byte, format, dir string, environ func() []string,
 		expandServer(&f.Servers[i], lookup)
 		resolvePaths(&f.Servers[i], dir)
 	}
+	f.ResultStore.Spill.resolve(dir, lookup)
 	f.Store.Redis.URL = expand(f.Store.Redis.URL, lookup)
 	f.Store.Redis.KeyPrefix = expand(f.Store.Redis.KeyPrefix, lookup)
 	f.applyDefaults()

@@ -133,7 +133,7 @@ neutralise: false
 			`key: got "neutralise", want one of audit, cache, deferred_tools, kind_settings, lock_file, neutralize, pinning, presets, rate_limits, reliability, request_limits, result_store, search, servers, start, store, telemetry (did you mean "neutralize"?)`,
 			`reliability.breaker: key: got "failure", want one of cooldown, enabled, failures (did you mean "failures"?)`,
 			`reliability: key: got "queue_timout", want one of breaker, health_interval, health_probes, max_in_flight, max_result_bytes, queue_timeout (did you mean "queue_timeout"?)`,
-			`result_store: key: got "max_items", want one of max_bytes, ttl (did you mean "max_bytes"?)`,
+			`result_store: key: got "max_items", want one of max_bytes, spill, ttl (did you mean "max_bytes"?)`,
 		}},
 		{name: "wrong types", doc: srv + `neutralize: maybe
 reliability:
@@ -177,5 +177,66 @@ func TestRedactedCopiesSwitches(t *testing.T) {
 	*r.Neutralize = true
 	if f.NeutralizeOn() {
 		t.Error("changing the redacted copy's neutralize changed the original")
+	}
+}
+
+// result_store.spill decodes from the file and the environment, its
+// folder resolves against the fleet file's, and each bad value is a
+// problem naming the field and the nearest valid value.
+func TestSpillKeys(t *testing.T) {
+	const srv = "servers:\n  - {name: a, command: x}\n"
+	vars := func(k string) (string, bool) { return "/var/cache", k == "CACHE" }
+	load1 := func(doc string, environ ...string) (*Fleet, error) {
+		return load([]byte(srv+doc), "yaml", "/etc/fleet", func() []string { return environ }, vars, nil)
+	}
+	for _, tt := range []struct {
+		name, doc string
+		environ   []string
+		want      Spill
+	}{
+		{"absent", "", nil, Spill{}},
+		{"all keys", "result_store: {spill: {enabled: false, min_bytes: 2097152, dir: spill, max_bytes: 4294967296}}\n", nil,
+			Spill{Enabled: ptr(false), MinBytes: 2 << 20, Dir: "/etc/fleet/spill", MaxBytes: 4 << 30}},
+		{"dir expands", "result_store: {spill: {dir: '${CACHE}/mcpfleet'}}\n", nil, Spill{Dir: "/var/cache/mcpfleet"}},
+		{"env", "", []string{"MCPFLEET_RESULT_STORE__SPILL__MIN_BYTES=131072", "MCPFLEET_RESULT_STORE__SPILL__DIR=/tmp/x"},
+			Spill{MinBytes: 128 << 10, Dir: "/tmp/x"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := load1(tt.doc, tt.environ...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, f.ResultStore.Spill); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	if on := (Spill{}).On(); !on {
+		t.Error("Spill{}.On() = false; want spilling on by default")
+	}
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"negative", "result_store: {spill: {min_bytes: -1, max_bytes: -1}}\n", []string{
+			`result_store.spill: min_bytes: got "-1", want a number >= 0 (0 means 1 MiB)`,
+			`result_store.spill: max_bytes: got "-1", want a number >= 0 (0 means 1 GiB)`,
+		}},
+		{"too small", "result_store: {spill: {min_bytes: 4096}}\n", []string{
+			`result_store.spill: min_bytes: got "4096", want at least 65536 (64 KiB; 0 means 1 MiB)`,
+		}},
+		{"budget under the threshold", "result_store: {spill: {max_bytes: 1000}}\n", []string{
+			`result_store.spill: max_bytes: got "1000", want at least min_bytes, 1048576, or no result could spill`,
+		}},
+		{"unknown key", "result_store: {spill: {max_byte: 1}}\n", []string{
+			`result_store.spill: key: got "max_byte", want one of dir, enabled, max_bytes, min_bytes (did you mean "max_bytes"?)`,
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := load1(tt.doc)
+			if diff := cmp.Diff(tt.want, problemsOf(t, err)); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -157,8 +157,29 @@ func (f *Fleet) validateReliability(add func(Problem)) {
 	if f.ResultStore.TTL < 0 {
 		add(Problem{Server: "result_store", Field: "ttl", Value: f.ResultStore.TTL.String(), Want: "a duration > 0 (leave it out for 1h)"})
 	}
+	f.ResultStore.Spill.validate(add)
 	f.Store.validate(add)
 	f.RequestLimits.validate(add)
+}
+
+// validate checks result_store.spill; each Want names the nearest valid
+// value.
+func (s Spill) validate(add func(Problem)) {
+	const loc = "result_store.spill"
+	switch {
+	case s.MinBytes < 0:
+		add(Problem{Server: loc, Field: "min_bytes", Value: fmt.Sprint(s.MinBytes), Want: "a number >= 0 (0 means 1 MiB)"})
+	case s.MinBytes > 0 && s.MinBytes < MinSpillMinBytes:
+		add(Problem{Server: loc, Field: "min_bytes", Value: fmt.Sprint(s.MinBytes),
+			Want: fmt.Sprintf("at least %d (64 KiB; 0 means 1 MiB)", MinSpillMinBytes)})
+	}
+	switch {
+	case s.MaxBytes < 0:
+		add(Problem{Server: loc, Field: "max_bytes", Value: fmt.Sprint(s.MaxBytes), Want: "a number >= 0 (0 means 1 GiB)"})
+	case s.MaxBytes > 0 && s.MinBytes >= 0 && s.MaxBytes < s.MinBytesOrDefault():
+		add(Problem{Server: loc, Field: "max_bytes", Value: fmt.Sprint(s.MaxBytes),
+			Want: fmt.Sprintf("at least min_bytes, %d, or no result could spill", s.MinBytesOrDefault())})
+	}
 }
 
 func (f *Fleet) validateConnection(loc string, s Server, add func(Problem)) {

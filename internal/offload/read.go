@@ -40,12 +40,7 @@ type Page struct {
 // most MaxReadLines lines and about MaxReadBytes bytes; long lines are cut
 // at MaxLineBytes.
 func Read(text string, offset, limit int) Page {
-	total := Lines(text)
 	offset = max(offset, 0)
-	if limit <= 0 || limit > MaxReadLines {
-		limit = MaxReadLines
-	}
-	p := Page{From: offset + 1, TotalLines: total}
 	// Skip to the offset without splitting the whole text.
 	rest := text
 	for i := 0; i < offset && rest != ""; i++ {
@@ -56,20 +51,42 @@ func Read(text string, offset, limit int) Page {
 		}
 		rest = rest[j+1:]
 	}
-	var b strings.Builder
-	n := 0
-	for n < limit && rest != "" {
+	next := func() (string, int, bool) {
+		if rest == "" {
+			return "", 0, false
+		}
 		line := rest
 		if j := strings.IndexByte(rest, '\n'); j >= 0 {
-			line, rest = rest[:j], rest[j+1:]
+			line, rest = line[:j], rest[j+1:]
 		} else {
 			rest = ""
 		}
-		if b.Len()+len(line) > MaxReadBytes && n > 0 {
+		return line, len(line), true
+	}
+	return page(next, offset, limit, Lines(text))
+}
+
+// page reads the lines of a Page that starts at line offset (0-based) of
+// a text of total lines. next returns the next line without its newline:
+// its head, which is the whole line or at least its first MaxLineBytes+1
+// bytes, and its full length; ok is false past the last line.
+func page(next func() (head string, n int, ok bool), offset, limit, total int) Page {
+	if limit <= 0 || limit > MaxReadLines {
+		limit = MaxReadLines
+	}
+	p := Page{From: offset + 1, TotalLines: total}
+	var b strings.Builder
+	n := 0
+	for n < limit {
+		head, size, ok := next()
+		if !ok {
+			break
+		}
+		if b.Len()+size > MaxReadBytes && n > 0 {
 			p.Truncated = true
 			break
 		}
-		b.WriteString(cut(line))
+		b.WriteString(cutHead(head, size))
 		b.WriteByte('\n')
 		n++
 	}
@@ -107,16 +124,20 @@ func Tail(text string, n int) Page {
 	return p
 }
 
-func cut(line string) string {
-	if len(line) <= MaxLineBytes {
-		return line
+func cut(line string) string { return cutHead(line, len(line)) }
+
+// cutHead is cut for a line of n bytes of which head holds the whole line
+// or at least its first MaxLineBytes+1 bytes.
+func cutHead(head string, n int) string {
+	if n <= MaxLineBytes {
+		return head
 	}
 	// Cut on a rune boundary.
 	i := MaxLineBytes
-	for i > 0 && line[i]&0xC0 == 0x80 {
+	for i > 0 && head[i]&0xC0 == 0x80 {
 		i--
 	}
-	return line[:i] + fmt.Sprintf("… [%d more bytes]", len(line)-i)
+	return head[:i] + fmt.Sprintf("… [%d more bytes]", n-i)
 }
 
 // Match is one grep hit with its context lines.
@@ -199,7 +220,7 @@ func (s *Searcher) Feed(text string) {
 				if len(g.Matches) >= MaxGrepMatches || s.size > MaxGrepBytes {
 					g.Truncated = true
 				} else {
-					m := Match{Line: s.lineNo, Before: cloneCut(s.prev), Text: cut(line)}
+					m := Match{Line: s.lineNo, Before: cloneCut(s.prev), Text: keep(line)}
 					s.size += len(m.Text) + 16
 					for _, b := range m.Before {
 						s.size += len(b)
@@ -211,7 +232,7 @@ func (s *Searcher) Feed(text string) {
 				}
 			}
 		} else if s.open >= 0 && len(g.Matches[s.open].After) < s.context {
-			c := cut(line)
+			c := keep(line)
 			g.Matches[s.open].After = append(g.Matches[s.open].After, c)
 			s.size += len(c)
 		}
@@ -230,13 +251,22 @@ func (s *Searcher) Feed(text string) {
 // Result returns what the pieces fed so far matched.
 func (s *Searcher) Result() Grep { return s.g }
 
+// keep is cut(line) in memory of its own, so that a Grep never holds on
+// to the piece of text a line came from (a block of a spilled File).
+func keep(line string) string {
+	if len(line) <= MaxLineBytes {
+		return strings.Clone(line)
+	}
+	return cut(line)
+}
+
 func cloneCut(ss []string) []string {
 	if len(ss) == 0 {
 		return nil
 	}
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = cut(s)
+		out[i] = keep(s)
 	}
 	return out
 }

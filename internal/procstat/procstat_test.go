@@ -28,3 +28,27 @@ func TestMiB(t *testing.T) {
 		t.Errorf("an unknown field = %v, want 0", got)
 	}
 }
+
+// TestOpenIn: a file open under a folder is listed until it is closed,
+// and marked deleted once its name is removed.
+func TestOpenIn(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd here")
+	}
+	dir := t.TempDir()
+	f, err := os.CreateTemp(dir, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := procstat.OpenIn(dir); err != nil || len(got) != 1 || got[0] != f.Name() {
+		t.Errorf("open: OpenIn = %q, %v; want [%q]", got, err, f.Name())
+	}
+	os.Remove(f.Name())
+	if got, _ := procstat.OpenIn(dir); len(got) != 1 || got[0] != f.Name()+" (deleted)" {
+		t.Errorf("removed: OpenIn = %q; want [%q]", got, f.Name()+" (deleted)")
+	}
+	f.Close()
+	if got, _ := procstat.OpenIn(dir); len(got) != 0 {
+		t.Errorf("closed: OpenIn = %q; want none", got)
+	}
+}
