@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/config"
+	"github.com/mcpfleet/mcpfleet/internal/neutralize"
 	"github.com/mcpfleet/mcpfleet/internal/pinning"
 	"github.com/mcpfleet/mcpfleet/internal/textdist"
 )
@@ -94,7 +95,13 @@ func (m *Mux) CheckLock(lock *config.Lock) []PinIssue {
 	}
 	base := m.pin
 	if base == nil {
-		base = newPinner(&config.Fleet{Pinning: config.PinningWarn, KindSettings: m.cfg.KindSettings})
+		var err error
+		if base, err = newPinner(&config.Fleet{Pinning: config.PinningWarn, KindSettings: m.cfg.KindSettings}); err != nil {
+			// Only a build with a corrupt embedded model gets here; the
+			// rules still run.
+			m.log.Error("pinning: learned scorer unavailable", "err", err)
+			base = &pinner{allow: map[string]map[string]string{}, detect: neutralize.New(), seen: &inspections{}, hashes: &hashCache{}}
+		}
 	}
 	p := *base
 	p.mode, p.lock = config.PinningWarn, lock
