@@ -48,7 +48,7 @@ func TestTrainDeterministic(t *testing.T) {
 			break
 		}
 	}
-	cfg := trainConfig{bits: 12, epochs: 3, rate: 0.1, l2: 1e-6, posWeight: 1, seed: 7}
+	cfg := trainConfig{bits: 12, epochs: 3, rate: 0.1, l2: 1e-6, posWeight: 1, fixtureWeight: 1, seed: 7}
 	fit := func() []byte {
 		exs := make([]example, len(docs))
 		for i, d := range docs {

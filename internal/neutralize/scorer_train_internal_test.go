@@ -40,16 +40,23 @@ type trainConfig struct {
 	// posWeight weighs all poisoned definitions together against all
 	// clean sentences together.
 	posWeight float64
+	// fixtureWeight weighs a sentence of a real fixture definition
+	// against one of a clean set: the thresholds sit above the fixtures,
+	// so their highest scores decide how much the scorer can catch.
+	fixtureWeight float64
 	// margin is added to the highest fixture score to make the
 	// threshold.
 	margin float64
 	// perRole takes each role's threshold from the fixture sentences of
 	// that role; otherwise every role gets the highest of them.
 	perRole bool
-	seed    uint64
+	// prune drops weights smaller than this, to keep the model file
+	// small; scores and thresholds are taken after it.
+	prune float64
+	seed  uint64
 }
 
-var defaultTrain = trainConfig{bits: 18, epochs: 12, rate: 0.05, l2: 1e-5, posWeight: 1, margin: 0.5, seed: 21}
+var defaultTrain = trainConfig{bits: 18, epochs: 12, rate: 0.1, l2: 1e-6, posWeight: 1, margin: 0.5, prune: 0.05, fixtureWeight: 1, seed: 21}
 
 // doc is one definition with its label and where it came from.
 type doc struct {
@@ -71,6 +78,7 @@ type unit struct {
 type example struct {
 	units    []unit
 	poisoned bool
+	fixture  bool
 }
 
 var paramLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.\-\[\]]*): `)
@@ -214,7 +222,7 @@ func fixtureParts(desc string, in, outSchema json.RawMessage) []Part {
 // featurize turns a doc into the units the trainer reads, with the same
 // code the scorer runs.
 func featurize(d doc, bits uint8) example {
-	ex := example{poisoned: d.poisoned}
+	ex := example{poisoned: d.poisoned, fixture: d.set == "fixtures"}
 	mask := uint32(1)<<bits - 1
 	nameH := wordHash(d.name)
 	for _, p := range d.parts {
@@ -307,7 +315,11 @@ func train(exs []example, cfg trainConfig) []float64 {
 			e := exs[in.ex]
 			if in.unit >= 0 {
 				u := e.units[in.unit]
-				step(u, sigmoid(u.score(w)))
+				g := sigmoid(u.score(w))
+				if e.fixture {
+					g *= cfg.fixtureWeight
+				}
+				step(u, g)
 				continue
 			}
 			if len(e.units) == 0 {
@@ -328,6 +340,11 @@ func train(exs []example, cfg trainConfig) []float64 {
 			for k, u := range e.units {
 				step(u, float64(posW*(p-1))*math.Exp(scores[k]-top)/z)
 			}
+		}
+	}
+	for i, x := range w {
+		if math.Abs(x) < cfg.prune {
+			w[i] = 0
 		}
 	}
 	return w
@@ -378,6 +395,14 @@ func fitModel(t testing.TB, cfg trainConfig) []byte {
 		exs[i] = featurize(d, cfg.bits)
 	}
 	w := train(exs, cfg)
+	// The thresholds are taken on the weights as the file keeps them.
+	s, err := ParseScorer(encodeScorer(cfg.bits, [nRoles]float64{}, w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range s.w {
+		w[i] = float64(x)
+	}
 	th := thresholdFor(docs, exs, w, cfg.margin, cfg.perRole)
 	return encodeScorer(cfg.bits, th, w)
 }
@@ -407,12 +432,23 @@ func TestScorerCrossValidation(t *testing.T) {
 	}
 	cfg := defaultTrain
 	if v := os.Getenv("SCORER_CV"); strings.Contains(v, ",") {
-		fmt.Sscanf(v, "%d,%g,%g,%g,%g,%t", &cfg.epochs, &cfg.rate, &cfg.l2, &cfg.posWeight, &cfg.margin, &cfg.perRole)
+		fmt.Sscanf(v, "%d,%g,%g,%g,%g,%t,%g,%d,%g", &cfg.epochs, &cfg.rate, &cfg.l2, &cfg.posWeight, &cfg.margin, &cfg.perRole, &cfg.prune, &cfg.bits, &cfg.fixtureWeight)
 	}
 	docs := corpus(t)
 	exs := make([]example, len(docs))
 	for i, d := range docs {
 		exs[i] = featurize(d, cfg.bits)
+	}
+	// SCORER_CV_SPLIT=name cuts that set into four folds by line, to
+	// measure the scorer on a style it has seen in training.
+	if split := os.Getenv("SCORER_CV_SPLIT"); split != "" {
+		k := 0
+		for i := range docs {
+			if docs[i].set == split {
+				docs[i].set = fmt.Sprintf("%s.%d", split, k%4)
+				k++
+			}
+		}
 	}
 	var kinds []string
 	var setNames []string
