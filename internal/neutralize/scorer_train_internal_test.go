@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -408,13 +409,26 @@ func fitModel(t testing.TB, cfg trainConfig) []byte {
 }
 
 // TestTrainScorer rewrites scorer.bin under TRAIN=1. Without it, it
-// checks that the committed model is what training gives now, when the
-// training data is all present.
+// checks that the committed model is what training on the committed data
+// gives: a change of the features, the trainer or the sets needs a
+// retrain.
 func TestTrainScorer(t *testing.T) {
-	if os.Getenv("TRAIN") == "" {
-		t.Skip("set TRAIN=1 to retrain scorer.bin")
+	if testing.Short() {
+		t.Skip("training takes seconds")
+	}
+	if os.Getenv("TRAIN") == "" && runtime.GOARCH != "amd64" {
+		// math.Exp and math.Log are assembly on amd64 and Go elsewhere,
+		// where the compiler may fuse multiply-adds: the last bits of a
+		// weight, and so the bytes, may differ.
+		t.Skip("scorer.bin is checked byte for byte on amd64, where it is trained")
 	}
 	b := fitModel(t, defaultTrain)
+	if os.Getenv("TRAIN") == "" {
+		if !bytes.Equal(b, scorerBin) {
+			t.Fatalf("scorer.bin (%d bytes) is not what training gives now (%d bytes): run TRAIN=1 go test ./internal/neutralize -run TestTrainScorer", len(scorerBin), len(b))
+		}
+		return
+	}
 	if err := os.WriteFile("scorer.bin", b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -564,13 +578,15 @@ func TestScorerDebug(t *testing.T) {
 	var trX []example
 	var trD []doc
 	for i, d := range docs {
-		if d.set == "blind3" {
+		if d.set == os.Getenv("SCORER_DEBUG") {
 			continue
 		}
 		trX = append(trX, exs[i])
 		trD = append(trD, d)
 	}
 	w := train(trX, cfg)
+	th := thresholdFor(trD, trX, w, cfg.margin, cfg.perRole)
+	t.Logf("thresholds %v", th)
 	bits := encodeScorer(cfg.bits, [nRoles]float64{}, w)
 	sc, _ := ParseScorer(bits)
 	type row struct {
@@ -584,9 +600,9 @@ func TestScorerDebug(t *testing.T) {
 		switch {
 		case d.set == "fixtures":
 			fx = append(fx, r)
-		case d.set == "blind3" && d.poisoned:
+		case d.set == "train21" && d.poisoned:
 			p3 = append(p3, r)
-		case d.set == "blind3":
+		case d.set == "train21":
 			c3 = append(c3, r)
 		}
 	}
