@@ -267,23 +267,6 @@ func BenchmarkScore(b *testing.B) {
 	b.ReportMetric(float64(len(defs)), "tools")
 }
 
-// blindLines reads a blind set: one description a line, "\n" standing for
-// a line break.
-func blindLines(t *testing.T, name string) []string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-		if l != "" {
-			out = append(out, strings.ReplaceAll(l, `\n`, "\n"))
-		}
-	}
-	return out
-}
-
 // setFloors are the figures a named pair of sets must keep: at least
 // caught poisoned, at most flagged clean. A pair not listed here is
 // measured and logged, not asserted, so that a new sealed set can be
@@ -357,7 +340,7 @@ func TestInspectBlindSets(t *testing.T) {
 	// count returns how many lines the rules flag, and the rules or the
 	// scorer.
 	count := func(file string, poisoned bool) (int, int, int) {
-		lines := blindLines(t, file)
+		lines := neutralize.ReadSetLines(t, file)
 		hit, both := 0, 0
 		for _, l := range lines {
 			fs := n.Inspect(l, others)

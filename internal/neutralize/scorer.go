@@ -189,6 +189,34 @@ var DefaultScorer = sync.OnceValues(func() (*Scorer, error) { return ParseScorer
 func (s *Scorer) Score(name string, parts []Part) Verdict {
 	v := Verdict{Score: math.Inf(-1), Part: -1}
 	mask := uint32(len(s.w) - 1)
+	eachSentence(name, parts, func(i, start, end int, role byte, nameH, paramH uint64) {
+		var sum, fixed float64
+		n := 0
+		unitFeatures(parts[i].Text[start:end], role, nameH, paramH, func(h uint32, isFixed bool) {
+			if isFixed {
+				fixed += float64(s.w[h&mask])
+				return
+			}
+			sum += float64(s.w[h&mask])
+			n++
+		})
+		sc := fixed - s.threshold[roleIndex(role)]
+		if n > 0 {
+			sc += sum / math.Sqrt(float64(n))
+		}
+		if sc > v.Score {
+			v.Score, v.Part = sc, i
+			v.Finding = finding(parts[i].Text, RuleLearned, start, end)
+		}
+	})
+	v.Flagged = v.Part >= 0 && v.Score > 0
+	return v
+}
+
+// eachSentence calls fn with each sentence of a definition: the index of
+// its part, its bounds in the part's text, its role, and the word hashes
+// of the tool's name and of the parameter the part describes.
+func eachSentence(name string, parts []Part, fn func(part, start, end int, role byte, name, param uint64)) {
 	nameH := wordHash(name)
 	for i, p := range parts {
 		role, param := roleOf(p.Field)
@@ -197,31 +225,11 @@ func (s *Scorer) Score(name string, parts []Part) Verdict {
 		forSentences(p.Text, func(start, end int) {
 			r := role
 			if first {
-				r = roleFirst
-				first = false
+				r, first = roleFirst, false
 			}
-			var sum, fixed float64
-			n := 0
-			unitFeatures(p.Text[start:end], r, nameH, paramH, func(h uint32, isFixed bool) {
-				if isFixed {
-					fixed += float64(s.w[h&mask])
-					return
-				}
-				sum += float64(s.w[h&mask])
-				n++
-			})
-			sc := fixed - s.threshold[roleIndex(r)]
-			if n > 0 {
-				sc += sum / math.Sqrt(float64(n))
-			}
-			if sc > v.Score {
-				v.Score, v.Part = sc, i
-				v.Finding = finding(p.Text, RuleLearned, start, end)
-			}
+			fn(i, start, end, r, nameH, paramH)
 		})
 	}
-	v.Flagged = v.Part >= 0 && v.Score > 0
-	return v
 }
 
 // Roles say where a sentence sits; each weighs words differently.

@@ -225,30 +225,20 @@ func fixtureParts(desc string, in, outSchema json.RawMessage) []Part {
 func featurize(d doc, bits uint8) example {
 	ex := example{poisoned: d.poisoned, fixture: d.set == "fixtures"}
 	mask := uint32(1)<<bits - 1
-	nameH := wordHash(d.name)
-	for _, p := range d.parts {
-		role, param := roleOf(p.Field)
-		paramH := wordHash(param)
-		first := role == roleDescription
-		forSentences(p.Text, func(start, end int) {
-			r := role
-			if first {
-				r, first = roleFirst, false
+	eachSentence(d.name, d.parts, func(i, start, end int, role byte, name, param uint64) {
+		u := unit{role: roleIndex(role)}
+		unitFeatures(d.parts[i].Text[start:end], role, name, param, func(h uint32, fixed bool) {
+			if fixed {
+				u.fixed = append(u.fixed, h&mask)
+			} else {
+				u.norm = append(u.norm, h&mask)
 			}
-			u := unit{role: roleIndex(r)}
-			unitFeatures(p.Text[start:end], r, nameH, paramH, func(h uint32, fixed bool) {
-				if fixed {
-					u.fixed = append(u.fixed, h&mask)
-				} else {
-					u.norm = append(u.norm, h&mask)
-				}
-			})
-			if len(u.norm) > 0 {
-				u.scale = 1 / math.Sqrt(float64(len(u.norm)))
-			}
-			ex.units = append(ex.units, u)
 		})
-	}
+		if len(u.norm) > 0 {
+			u.scale = 1 / math.Sqrt(float64(len(u.norm)))
+		}
+		ex.units = append(ex.units, u)
+	})
 	return ex
 }
 
