@@ -10,7 +10,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/config"
-	"github.com/mcpfleet/mcpfleet/internal/neutralize"
 	"github.com/mcpfleet/mcpfleet/internal/pinning"
 	"github.com/mcpfleet/mcpfleet/internal/textdist"
 )
@@ -100,7 +99,6 @@ func (m *Mux) CheckLock(lock *config.Lock) []PinIssue {
 			// Only a build with a corrupt embedded model gets here; the
 			// rules still run.
 			m.log.Error("pinning: learned scorer unavailable", "err", err)
-			base = &pinner{allow: map[string]map[string]string{}, detect: neutralize.New(), seen: &inspections{}, hashes: &hashCache{}}
 		}
 	}
 	p := *base

@@ -174,21 +174,25 @@ func fingerprint(names map[string]bool) uint64 {
 	return sum ^ uint64(len(names))
 }
 
+// newPinner returns nil when pinning is off. When the embedded scorer
+// model does not load (a corrupt build), it returns the error and a
+// pinner that runs the rules alone.
 func newPinner(cfg *config.Fleet) (*pinner, error) {
 	mode := cfg.PinningMode()
 	if mode == config.PinningOff {
 		return nil, nil
 	}
-	score, err := neutralize.DefaultScorer()
-	if err != nil {
-		return nil, fmt.Errorf("pinning: %w", err)
-	}
-	p := &pinner{mode: mode, lock: cfg.Lock, allow: map[string]map[string]string{}, detect: neutralize.New(), score: score, seen: &inspections{}, hashes: &hashCache{}}
+	p := &pinner{mode: mode, lock: cfg.Lock, allow: map[string]map[string]string{}, detect: neutralize.New(), seen: &inspections{}, hashes: &hashCache{}}
 	for kind, ks := range cfg.KindSettings {
 		if len(ks.AllowFlagged) > 0 {
 			p.allow[kind] = ks.AllowFlagged
 		}
 	}
+	score, err := neutralize.DefaultScorer()
+	if err != nil {
+		return p, fmt.Errorf("pinning: %w", err)
+	}
+	p.score = score
 	return p, nil
 }
 
