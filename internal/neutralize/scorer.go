@@ -65,7 +65,7 @@ func (e *ScorerFormatError) Error() string { return "neutralize: bad scorer mode
 const scorerMagic = "MFSCORE\x01"
 
 // Model file layout, little-endian: the magic; one byte of hash bits
-// (10 to 24); four float32 thresholds, one per role in the order f, d,
+// (10 to 20); four float32 thresholds, one per role in the order f, d,
 // p, v (see roleIndex); the float32 scale of a weight unit;
 // a uvarint count of non-zero weights; then for each, in increasing index
 // order, the uvarint gap from the previous index (the first from -1, so
@@ -89,8 +89,8 @@ func ParseScorer(b []byte) (*Scorer, error) {
 	}
 	p := b[len(scorerMagic):]
 	bits := p[0]
-	if bits < 10 || bits > 24 {
-		return bad("hash bits %d, want 10 to 24", bits)
+	if bits < 10 || bits > 20 {
+		return bad("hash bits %d, want 10 to 20", bits)
 	}
 	var threshold [nRoles]float64
 	for i := range threshold {

@@ -2,6 +2,7 @@ package neutralize
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -127,4 +128,43 @@ func FuzzParseScorer(f *testing.F) {
 			t.Fatalf("verdict %+v", v)
 		}
 	})
+}
+
+// TestParseScorerErrors: each way a model file can be wrong gives a
+// *ScorerFormatError that says what is wrong.
+func TestParseScorerErrors(t *testing.T) {
+	good := encodeScorer(10, [nRoles]float64{1, 1, 1, 1}, []float64{0.5, 0, -0.25})
+	with := func(i int, b byte) []byte {
+		c := bytes.Clone(good)
+		c[i] = b
+		return c
+	}
+	head := len(scorerMagic)
+	for _, c := range []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"empty", nil, "0 bytes, want at least"},
+		{"magic", with(0, 'X'), "magic"},
+		{"version", with(head-1, 9), "format version 9, want 1"},
+		{"bits", with(head, 30), "hash bits 30, want 10 to 20"},
+		{"threshold", append(append(bytes.Clone(good[:head+1]), 0, 0, 0xc0, 0x7f), good[head+5:]...), "threshold 0: NaN"},
+		{"scale", append(append(bytes.Clone(good[:head+17]), 0, 0, 0, 0), good[head+21:]...), "weight scale 0"},
+		{"truncated", good[:len(good)-1], "weight 1: value not a varint"},
+		{"trailing", append(bytes.Clone(good), 0), "1 bytes after the last weight"},
+		{"count", append(append(bytes.Clone(good[:head+21]), 0xff, 0xff, 0x7f), good[head+22:]...), "more than the 1024 slots"},
+	} {
+		_, err := ParseScorer(c.file)
+		var fe *ScorerFormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want a ScorerFormatError containing %q", c.name, err, c.want)
+		}
+	}
+	if _, err := ParseScorer(good); err != nil {
+		t.Fatalf("the good file: %v", err)
+	}
+	if _, err := DefaultScorer(); err != nil {
+		t.Fatalf("the embedded model: %v", err)
+	}
 }
