@@ -94,7 +94,12 @@ func (m *Mux) CheckLock(lock *config.Lock) []PinIssue {
 	}
 	base := m.pin
 	if base == nil {
-		base = newPinner(&config.Fleet{Pinning: config.PinningWarn, KindSettings: m.cfg.KindSettings})
+		var err error
+		if base, err = newPinner(&config.Fleet{Pinning: config.PinningWarn, KindSettings: m.cfg.KindSettings}); err != nil {
+			// Only a build with a corrupt embedded model gets here; the
+			// rules still run.
+			m.log.Error("pinning: learned scorer unavailable", "err", err)
+		}
 	}
 	p := *base
 	p.mode, p.lock = config.PinningWarn, lock

@@ -106,6 +106,10 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if err := validationView(cfg).Validate(slices.Sorted(maps.Keys(reg))); err != nil {
 		return nil, err
 	}
+	pin, err := newPinner(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if err := openAudit(&o, cfg); err != nil {
 		return nil, err
 	}
@@ -125,7 +129,7 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if !o.noNeutralize && cfg.NeutralizeOn() {
 		m.neut = neutralize.New()
 	}
-	m.pin = newPinner(cfg)
+	m.pin = pin
 	m.cache = newCallCache(cfg, &o, m.log)
 	m.tcache = openToolCache(cfg, m.log)
 	for _, s := range cfg.Servers {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -74,6 +75,10 @@ type pinner struct {
 	lock   *config.Lock
 	allow  map[string]map[string]string // kind -> tool -> allowed sha256
 	detect *neutralize.Neutralizer
+	// score is the learned scorer, a second layer over the rules: a
+	// definition is flagged when a rule fires or its score passes the
+	// model's threshold.
+	score *neutralize.Scorer
 	// seen caches the findings of each definition by hash and the
 	// fingerprint of the other kinds' tool names, on which the shadowing
 	// rule depends: identical servers of a kind, and every relist of an
@@ -169,10 +174,13 @@ func fingerprint(names map[string]bool) uint64 {
 	return sum ^ uint64(len(names))
 }
 
-func newPinner(cfg *config.Fleet) *pinner {
+// newPinner returns nil when pinning is off. When the embedded scorer
+// model does not load (a corrupt build), it returns the error and a
+// pinner that runs the rules alone.
+func newPinner(cfg *config.Fleet) (*pinner, error) {
 	mode := cfg.PinningMode()
 	if mode == config.PinningOff {
-		return nil
+		return nil, nil
 	}
 	p := &pinner{mode: mode, lock: cfg.Lock, allow: map[string]map[string]string{}, detect: neutralize.New(), seen: &inspections{}, hashes: &hashCache{}}
 	for kind, ks := range cfg.KindSettings {
@@ -180,7 +188,12 @@ func newPinner(cfg *config.Fleet) *pinner {
 			p.allow[kind] = ks.AllowFlagged
 		}
 	}
-	return p
+	score, err := neutralize.DefaultScorer()
+	if err != nil {
+		return p, fmt.Errorf("pinning: %w", err)
+	}
+	p.score = score
+	return p, nil
 }
 
 // check returns the issues of one server's tools, by tool name. others
@@ -238,11 +251,15 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 
 // inspect scans every text of a definition a model reads: the
 // description, the title and the annotations' title, and each description, title, enum
-// and const of the input and output schemas.
+// and const of the input and output schemas. The rules read each text
+// alone; the learned scorer reads them together and adds one finding,
+// its highest sentence, when the definition passes its threshold.
 func (p *pinner) inspect(t mcp.Tool, others map[string]bool) []PinFinding {
 	var out []PinFinding
+	var parts []neutralize.Part
 	sub := neutralize.SubjectOf(t.Name, t.Description)
 	scan := func(field, text string) {
+		parts = append(parts, neutralize.Part{Field: field, Text: text})
 		for _, f := range p.detect.InspectSubject(text, sub, others) {
 			out = append(out, PinFinding{Field: field, Rule: string(f.Rule), Span: f.Span})
 		}
@@ -263,6 +280,11 @@ func (p *pinner) inspect(t mcp.Tool, others map[string]bool) []PinFinding {
 			continue
 		}
 		neutralize.SchemaTexts(v, func(path, text string) { scan(s.field+path, text) })
+	}
+	if p.score != nil {
+		if v := p.score.Score(t.Name, parts); v.Flagged {
+			out = append(out, PinFinding{Field: parts[v.Part].Field, Rule: string(v.Finding.Rule), Span: v.Finding.Span})
+		}
 	}
 	return out
 }

@@ -98,7 +98,10 @@ func BenchmarkPinList(b *testing.B) {
 			if cold {
 				pinning = config.PinningEnforce
 			}
-			m.pin = newPinner(&config.Fleet{Pinning: pinning, Lock: lock})
+			var err error
+			if m.pin, err = newPinner(&config.Fleet{Pinning: pinning, Lock: lock}); err != nil {
+				b.Fatal(err)
+			}
 			b.ReportAllocs()
 			start := cpuNow()
 			defer func() { b.ReportMetric(float64((cpuNow()-start).Nanoseconds())/float64(max(b.N, 1)), "cpu-ns/op") }()

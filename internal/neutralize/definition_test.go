@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -122,7 +123,11 @@ func TestInspectPoisonedCorpus(t *testing.T) {
 		}
 	}
 
-	tools, texts, flagged := 0, 0, 0
+	sc, err := neutralize.DefaultScorer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, texts, flagged, learned := 0, 0, 0, 0
 	kinds := make([]string, 0, len(loaded))
 	for k := range loaded {
 		kinds = append(kinds, k)
@@ -132,6 +137,11 @@ func TestInspectPoisonedCorpus(t *testing.T) {
 		own := othersOf(names, kind)
 		for _, tl := range loaded[kind].Tools {
 			tools++
+			// The scorer reads the whole definition, as the pinner does.
+			if v := sc.Score(tl.Name, neutralize.FixtureParts(tl.Description, tl.RawInputSchema, tl.RawOutputSchema)); v.Flagged {
+				learned++
+				t.Errorf("false positive: %s/%s: learned %q (%.2f over)", kind, tl.Name, v.Finding.Span, v.Score)
+			}
 			// Each text is read as the pinner reads it, with the tool's
 			// own subject, and alone, as Inspect reads it.
 			sub := neutralize.SubjectOf(tl.Name, tl.Description)
@@ -148,16 +158,21 @@ func TestInspectPoisonedCorpus(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("fixtures: %d tools, %d texts, %d false positives", tools, texts, flagged)
+	t.Logf("fixtures: %d tools, %d texts, %d false positives of the rules, %d of the scorer", tools, texts, flagged, learned)
 	if tools < 40 {
 		t.Errorf("only %d fixture tools; the false-positive check wants at least 40", tools)
 	}
 }
 
 // TestInspectRealServerTexts pins texts of real servers' definitions that
-// once read as poisoned: each must come back clean.
+// once read as poisoned, or that score highest with the learned scorer:
+// each must come back clean from the rules and from the scorer.
 func TestInspectRealServerTexts(t *testing.T) {
 	n := neutralize.New()
+	sc, err := neutralize.DefaultScorer()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, text := range []string{
 		// Shaped like @zereight/mcp-gitlab's health_check, which names a
 		// field of its answer in parentheses.
@@ -165,6 +180,9 @@ func TestInspectRealServerTexts(t *testing.T) {
 	} {
 		if fs := n.Inspect(text, nil); len(fs) > 0 {
 			t.Errorf("%q: flagged %s %q", text, fs[0].Rule, fs[0].Span)
+		}
+		if v := sc.Score("", []neutralize.Part{{Field: "description", Text: text}}); v.Flagged {
+			t.Errorf("%q: flagged learned %q (%.2f over)", text, v.Finding.Span, v.Score)
 		}
 	}
 }
@@ -213,21 +231,40 @@ func BenchmarkInspect(b *testing.B) {
 	b.ReportMetric(float64(len(texts)), "texts")
 }
 
-// blindLines reads a blind set: one description a line, "\n" standing for
-// a line break.
-func blindLines(t *testing.T, name string) []string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
+// BenchmarkScore scores every fixture definition once per iteration: the
+// learned layer's cost beside BenchmarkInspect's rules, over the same
+// texts.
+func BenchmarkScore(b *testing.B) {
+	dir := fixtures.Dir()
+	if dir == "" {
+		b.Skip("fixtures not found")
 	}
-	var out []string
-	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-		if l != "" {
-			out = append(out, strings.ReplaceAll(l, `\n`, "\n"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	type def struct {
+		name  string
+		parts []neutralize.Part
+	}
+	var defs []def
+	for _, f := range files {
+		fx, err := fixtures.Load(strings.TrimSuffix(filepath.Base(f), ".json"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, tl := range fx.Tools {
+			defs = append(defs, def{tl.Name, neutralize.FixtureParts(tl.Description, tl.RawInputSchema, tl.RawOutputSchema)})
 		}
 	}
-	return out
+	sc, err := neutralize.DefaultScorer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range defs {
+			sc.Score(d.name, d.parts)
+		}
+	}
+	b.ReportMetric(float64(len(defs)), "tools")
 }
 
 // setFloors are the figures a named pair of sets must keep: at least
@@ -286,46 +323,72 @@ var setFloors = map[string]struct{ caught, flagged int }{
 }
 
 // TestInspectBlindSets measures every pair testdata/poisoned_<name>.txt
-// and testdata/clean_<name>.txt: how many poisoned descriptions Inspect
-// catches and how many clean-but-tricky ones it flags, with the tool
-// names of the fixture fleet as the other kinds' tools.
+// and testdata/clean_<name>.txt (or <name>_poisoned.txt and
+// <name>_clean.txt): how many poisoned descriptions Inspect catches and
+// how many clean-but-tricky ones it flags, with the tool names of the
+// fixture fleet as the other kinds' tools; then the same with the learned
+// scorer beside the rules, as the pinner reads a definition. The floors
+// are the rules' own.
 func TestInspectBlindSets(t *testing.T) {
 	n := neutralize.New()
+	sc, err := neutralize.DefaultScorer()
+	if err != nil {
+		t.Fatal(err)
+	}
 	names, _ := fleetNames(t)
 	others := othersOf(names, "")
-	count := func(file string, poisoned bool) (int, int) {
-		lines := blindLines(t, file)
-		hit := 0
+	// count returns how many lines the rules flag, and the rules or the
+	// scorer.
+	count := func(file string, poisoned bool) (int, int, int) {
+		lines := neutralize.ReadSetLines(t, file)
+		hit, both := 0, 0
 		for _, l := range lines {
 			fs := n.Inspect(l, others)
+			v := sc.Score("", neutralize.SplitDefinition(l))
 			if len(fs) > 0 {
 				hit++
+			}
+			if len(fs) > 0 || v.Flagged {
+				both++
 			}
 			switch {
 			case len(fs) > 0 && !poisoned:
 				t.Logf("%s: flagged %s %q: %q", file, fs[0].Rule, fs[0].Span, l)
-			case len(fs) == 0 && poisoned:
+			case v.Flagged && !poisoned:
+				t.Logf("%s: flagged learned %q: %q", file, v.Finding.Span, l)
+			case len(fs) == 0 && !v.Flagged && poisoned:
 				t.Logf("%s: missed: %q", file, l)
 			}
 		}
-		return hit, len(lines)
+		return hit, both, len(lines)
 	}
+	pairs := map[string][2]string{}
 	files, _ := filepath.Glob(filepath.Join("testdata", "poisoned_*.txt"))
 	if len(files) == 0 {
 		t.Fatal("no testdata/poisoned_*.txt")
 	}
-	seen := map[string]bool{}
 	for _, f := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "poisoned_"), ".txt")
-		if _, err := os.Stat(filepath.Join("testdata", "clean_"+name+".txt")); err != nil {
-			t.Errorf("%s has no clean_%s.txt beside it", f, name)
+		pairs[name] = [2]string{"poisoned_" + name + ".txt", "clean_" + name + ".txt"}
+	}
+	files, _ = filepath.Glob(filepath.Join("testdata", "*_poisoned.txt"))
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), "_poisoned.txt")
+		pairs[name] = [2]string{name + "_poisoned.txt", name + "_clean.txt"}
+	}
+	seen := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(pairs)) {
+		p := pairs[name]
+		if _, err := os.Stat(filepath.Join("testdata", p[1])); err != nil {
+			t.Errorf("%s has no %s beside it", p[0], p[1])
 			continue
 		}
 		seen[name] = true
-		caught, np := count("poisoned_"+name+".txt", true)
-		flagged, nc := count("clean_"+name+".txt", false)
-		t.Logf("set %s: caught %d of %d poisoned (%.0f%%); flagged %d of %d clean (%.0f%%)", name,
-			caught, np, 100*float64(caught)/float64(np), flagged, nc, 100*float64(flagged)/float64(nc))
+		caught, caughtBoth, np := count(p[0], true)
+		flagged, flaggedBoth, nc := count(p[1], false)
+		t.Logf("set %s: rules caught %d of %d poisoned (%.0f%%), flagged %d of %d clean (%.0f%%); rules+scorer caught %d (%.0f%%), flagged %d (%.0f%%)", name,
+			caught, np, 100*float64(caught)/float64(np), flagged, nc, 100*float64(flagged)/float64(nc),
+			caughtBoth, 100*float64(caughtBoth)/float64(np), flaggedBoth, 100*float64(flaggedBoth)/float64(nc))
 		floor, ok := setFloors[name]
 		if !ok {
 			continue

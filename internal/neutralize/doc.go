@@ -45,4 +45,22 @@
 // "content") is defused inside its strings: {"name": "[defused: x]", …}, so
 // that valid JSON stays valid JSON. [ImitationKeys] finds the same shapes in
 // a decoded JSON object, for callers that defuse values rather than text.
+//
+// # Tool definitions
+//
+// [Neutralizer.Inspect] and [Neutralizer.InspectSubject] read one text of
+// a tool definition with hand-written rules and return the spans they
+// flag. [Scorer] is a second, learned layer that reads a whole
+// definition, its description and every schema text, as [Part] values:
+//
+//	sc, err := neutralize.DefaultScorer() // the embedded model
+//	v := sc.Score(tool.Name, parts)
+//	if v.Flagged { /* v.Finding is the sentence with the highest score */ }
+//
+// A definition counts as poisoned when a rule fires or the score passes
+// the model's threshold. The scorer is for definitions only; tool output
+// is read by the rules alone. The model (scorer.bin) is trained by
+// TRAIN=1 go test -run TestTrainScorer from the sets in testdata and the
+// real fixture definitions, and its threshold sits above every fixture
+// sentence. Its measured figures are in docs/pinning.md.
 package neutralize

@@ -1,0 +1,122 @@
+package neutralize
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// The scorer's features are hashed: each is a 64-bit hash folded into the
+// model's slots, so the model needs no vocabulary and reads any script.
+// A sentence yields
+//   - its words (letters, digits, "_"), lower-cased, alone and with the
+//     sentence's role, and each pair of adjacent words;
+//   - its character 3-, 4- and 5-grams, lower-cased with runs of spaces
+//     as one, which carry words the model never saw whole, inflections,
+//     and scripts written without spaces;
+//   - a bias, one per role, and a flag for an identifier (a word with
+//     "_") that is neither the tool's name nor the parameter's: the name
+//     of another tool or field.
+// The flags and biases weigh 1 each; the rest weigh 1/√n for a sentence
+// of n of them, so that a long sentence does not outscore a short one by
+// length alone.
+
+const (
+	seedWord     = 0x9e3779b97f4a7c15
+	seedRoleWord = 0xc2b2ae3d27d4eb4f
+	seedPair     = 0x165667b19e3779f9
+	seedGram     = 0x27d4eb2f165667c5
+	seedBias     = 0x85ebca77c2b2ae63
+	seedIdent    = 0xff51afd7ed558ccd
+)
+
+func mix(h, x uint64) uint64 { return (h ^ x) * 0x100000001b3 }
+
+// slot turns a feature hash into a slot index before masking.
+func slot(h uint64) uint32 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return uint32(h)
+}
+
+// wordHash hashes s lower-cased, as a word of a sentence hashes.
+func wordHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for _, r := range s {
+		h = mix(h, uint64(unicode.ToLower(r)))
+	}
+	return h
+}
+
+// unitFeatures calls fn with the slot hash of each feature of one
+// sentence, and whether it is a flag or bias (weight 1) or a normalized
+// one. name and param are the wordHash of the tool's name and of the
+// parameter the sentence describes.
+func unitFeatures(s string, role byte, name, param uint64, fn func(h uint32, fixed bool)) {
+	fn(slot(mix(seedBias, 0)), true)
+	fn(slot(mix(seedBias, uint64(role))), true)
+	ident := false
+	// Words.
+	prev := uint64(0)
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if !wordRune(r) {
+			i += w
+			continue
+		}
+		h := uint64(14695981039346656037)
+		under := false
+		for i < len(s) {
+			r, w = utf8.DecodeRuneInString(s[i:])
+			if !wordRune(r) {
+				break
+			}
+			under = under || r == '_'
+			h = mix(h, uint64(unicode.ToLower(r)))
+			i += w
+		}
+		if under && h != name && h != param {
+			ident = true
+		}
+		fn(slot(mix(seedWord, h)), false)
+		fn(slot(mix(mix(seedRoleWord, uint64(role)), h)), false)
+		if prev != 0 {
+			fn(slot(mix(mix(seedPair, prev), h)), false)
+		}
+		prev = h
+	}
+	if ident {
+		fn(slot(mix(seedIdent, uint64(role))), true)
+	}
+	// Character n-grams over the lower-cased text, spaces collapsed, with
+	// a space at each end.
+	var ring [5]rune
+	n := 0
+	push := func(r rune) {
+		ring[n%5] = r
+		n++
+		for k := 3; k <= 5 && k <= n; k++ {
+			h := uint64(seedGram) + uint64(k)
+			for j := n - k; j < n; j++ {
+				h = mix(h, uint64(ring[j%5]))
+			}
+			fn(slot(h), false)
+		}
+	}
+	push(' ')
+	space := true
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			if !space {
+				push(' ')
+			}
+			space = true
+			continue
+		}
+		space = false
+		push(unicode.ToLower(r))
+	}
+	if !space {
+		push(' ')
+	}
+}
