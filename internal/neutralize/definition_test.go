@@ -290,6 +290,12 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// of 80 (9%). The detector at the start of that session (6af227d)
 	// scored 46 of 80 and 5 of 80 on it. Held out: nothing was tuned on it.
 	"blind3": {caught: 54, flagged: 7},
+	// blind4: 100 + 100, written blind on 2026-12-02 by a writer who saw
+	// only the fixtures (blind4_README.md), sealed, and run once after the
+	// learned scorer (branch h21c) was merged: rules caught 33 of 100,
+	// flagged 8 of 100; rules + scorer caught 39, flagged 8. Held out:
+	// nothing was tuned on it. The floor is the rules' (see above).
+	"blind4": {caught: 33, flagged: 8},
 	// dev: written by the author of the intent rules after the first
 	// draft; that draft caught 25 of 40 and flagged 6 of 40, and the
 	// rules were then tuned on it.
