@@ -94,7 +94,7 @@ func (m *Mux) CheckLock(lock *config.Lock) []PinIssue {
 	}
 	base := m.pin
 	if base == nil {
-		base = newPinner(&config.Fleet{Pinning: config.PinningWarn, KindSettings: m.cfg.KindSettings})
+		base = newPinner(&config.Fleet{Pinning: config.PinningWarn, KindSettings: m.Config().KindSettings})
 	}
 	p := *base
 	p.mode, p.lock = config.PinningWarn, lock
