@@ -85,8 +85,7 @@ func resolveNormalize(cfg *config.Fleet, reg map[string]normalizers.Transformer,
 
 // normalize runs the server's transformers one at a time, recording which
 // of them changed anything, then its field map.
-func (m *Mux) normalize(ctx context.Context, sc *serverConn, c *Call, schema map[string]any, args map[string]any) (map[string]any, error) {
-	n := &sc.norm
+func (m *Mux) normalize(ctx context.Context, n *normalizeSettings, c *Call, schema map[string]any, args map[string]any) (map[string]any, error) {
 	call := normalizers.Call{Server: c.Server, Kind: c.Kind, Tool: c.Tool, Schema: schema, Separator: n.separator}
 	for i, fn := range n.transformers {
 		call.Args = args

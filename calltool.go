@@ -119,8 +119,10 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage, args map[s
 		return nil, reject(c.Server, c.Tool, ReasonInvalidJSON, p)
 	}
 
-	// 3. Normalize: kind transformers, server transformers, field map.
-	args, err = m.normalize(ctx, sc, c, decoded, args)
+	// 3. Normalize: kind transformers, server transformers, field map,
+	// as the current presets have them (one snapshot for the whole call).
+	norm := m.snap.Load().norms[sc.name]
+	args, err = m.normalize(ctx, norm, c, decoded, args)
 	if err != nil {
 		var te *normalizers.Error
 		p := Problem{Hint: err.Error()}
@@ -131,7 +133,7 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage, args map[s
 	}
 
 	// 4. Placeholders.
-	if !sc.norm.allowsPlaceholders(c.Tool) {
+	if !norm.allowsPlaceholders(c.Tool) {
 		var problems []Problem
 		args, problems = rejectPlaceholders(decoded, args)
 		if len(problems) > 0 {
@@ -141,7 +143,7 @@ func (m *Mux) call(ctx context.Context, c *Call, raw json.RawMessage, args map[s
 
 	// 5. Validate: the acceptor vouches for the common case, the
 	// validator decides the rest and words every rejection.
-	if acc := sc.norm.accept.get(c.Tool, schema, decoded); acc == nil || !acc.accepts(args) {
+	if acc := norm.accept.get(c.Tool, schema, decoded); acc == nil || !acc.accepts(args) {
 		if err := schema.Validate(args); err != nil {
 			return nil, reject(c.Server, c.Tool, ReasonInvalidArguments, validationProblems(err, decoded)...)
 		}

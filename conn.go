@@ -40,17 +40,13 @@ func (t *toolEntry) compiled(server string) (*jsonschema.Schema, map[string]any,
 }
 
 type serverConn struct {
-	m    *Mux
-	name string
-	kind string
-	cfg  config.Server
-	spec upstream.Spec
-	sem  *semaphore.Weighted
-	brk  breaker
-	// norm is the server's argument handling, resolved once from the kind
-	// and server settings: the call path reads it without lookups or merges.
-	norm normalizeSettings
-
+	m        *Mux
+	name     string
+	kind     string
+	cfg      config.Server
+	spec     upstream.Spec
+	sem      *semaphore.Weighted
+	brk      breaker
 	inflight atomic.Int64
 
 	mu         sync.RWMutex
@@ -89,7 +85,7 @@ func newServerConn(m *Mux, s config.Server) *serverConn {
 	spec := upstream.Spec{
 		Name: s.Name, Transport: s.Transport, Command: s.Command, Args: s.Args, Env: s.Env,
 		URL: s.URL, Headers: s.Headers, Stderr: m.opts.stderr, Legacy: m.opts.legacy,
-		MaxResultBytes: m.cfg.MaxResultBytesOf(s),
+		MaxResultBytes: m.file.MaxResultBytesOf(s),
 	}
 	if ip, ok := m.opts.inprocess[s.Name]; ok {
 		spec.Transport, spec.InProcess = "inprocess", ip.srv
@@ -101,7 +97,7 @@ func newServerConn(m *Mux, s config.Server) *serverConn {
 	return &serverConn{m: m, name: s.Name, kind: s.KindName(), cfg: s, spec: spec,
 		sem: semaphore.NewWeighted(int64(inflight)), state: StateConnecting, changed: time.Now(),
 		brk:  breaker{limit: breakerLimit(m.rel.Breaker), cooldown: m.rel.Breaker.Cooldown},
-		norm: resolveNormalize(m.cfg, m.reg, s), mode: m.cfg.StartMode(s), key: launchKey(s)}
+		mode: m.file.StartMode(s), key: launchKey(s)}
 }
 
 func (sc *serverConn) connectTimeout() time.Duration {

@@ -95,7 +95,7 @@ func (m *Mux) CheckLock(lock *config.Lock) []PinIssue {
 	base := m.pin
 	if base == nil {
 		var err error
-		if base, err = newPinner(&config.Fleet{Pinning: config.PinningWarn, KindSettings: m.cfg.KindSettings}); err != nil {
+		if base, err = newPinner(&config.Fleet{Pinning: config.PinningWarn, KindSettings: m.Config().KindSettings}); err != nil {
 			// Only a build with a corrupt embedded model gets here; the
 			// rules still run.
 			m.log.Error("pinning: learned scorer unavailable", "err", err)

@@ -28,7 +28,7 @@ import (
 // current, and every call run through the same gates. Its methods are safe
 // for concurrent use; calls to one server never wait on another.
 type Mux struct {
-	cfg    *config.Fleet // the fleet file, presets merged in once New has matched them
+	file   *config.Fleet // the fleet file as given (in-process servers added); Config has the presets merged
 	opts   options
 	rel    config.Reliability // the file's section, Options applied, defaults filled
 	log    *slog.Logger
@@ -59,8 +59,10 @@ type Mux struct {
 	startMu sync.Mutex
 	// defs holds one copy of each tool description and input schema the
 	// servers list: servers of one kind list the same ones.
-	defs    interner
-	presets []presets.Assignment // what New matched; see Presets
+	defs interner
+	// all are the built-in presets, parsed once at New; rebuild matches
+	// them against the current tool lists.
+	all []presets.Preset
 }
 
 // snapshot is an immutable view of the fleet's tools, swapped atomically
@@ -70,6 +72,14 @@ type snapshot struct {
 	servers []kindgroups.Server // in m.names order, the lists groups were folded from
 	index   map[string]int      // server name -> position in servers
 	version uint64              // see Mux.Version
+	// cfg is the fleet file with the presets matched against servers
+	// merged in (see withPresets), presets what each kind got, and norms
+	// each server's argument handling resolved from cfg: a call reads
+	// them from the same snapshot, so a re-match never mixes old and new
+	// settings within one call.
+	cfg     *config.Fleet
+	presets []presets.Assignment
+	norms   map[string]*normalizeSettings
 }
 
 // New connects every server of cfg at once and returns when all have
@@ -113,8 +123,12 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	if err := openAudit(&o, cfg); err != nil {
 		return nil, err
 	}
+	all, err := presets.All() // parsed even under presets: false, to report what would match
+	if err != nil {
+		return nil, err
+	}
 	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	m := &Mux{cfg: cfg, opts: o, rel: rel, log: o.logger, reg: reg, life: life, cancel: cancel, servers: map[string]*serverConn{}}
+	m := &Mux{file: cfg, all: all, opts: o, rel: rel, log: o.logger, reg: reg, life: life, cancel: cancel, servers: map[string]*serverConn{}}
 	if !o.noOffload {
 		m.store = o.store
 		if m.store == nil {
@@ -183,17 +197,6 @@ func New(ctx context.Context, cfg *config.Fleet, opts ...Option) (*Mux, error) {
 	}
 	m.cache.warnUncached(m.current())
 	m.saveToolCache()
-	// Presets are matched once, against the tools and serverInfo known
-	// now; no call has run yet, so each server's argument handling is
-	// resolved again from the merged kind_settings.
-	if m.cfg, m.presets, err = withPresets(cfg, m.current()); err != nil {
-		m.Close()
-		return nil, err
-	}
-	for _, name := range m.names {
-		sc := m.servers[name]
-		sc.norm = resolveNormalize(m.cfg, m.reg, sc.cfg)
-	}
 	if len(failed) > 0 {
 		sort.Slice(failed, func(i, j int) bool { return failed[i].Error() < failed[j].Error() })
 		err := errors.Join(failed...)
@@ -325,11 +328,13 @@ func (m *Mux) Close() error {
 	return errors.Join(errs...)
 }
 
-// Config returns the fleet config the Mux runs with: the fleet file's,
-// with the built-in presets merged under its kind_settings unless it says
-// presets: false (see Presets). It is a copy when presets were merged;
-// the config passed to New is never changed.
-func (m *Mux) Config() *config.Fleet { return m.cfg }
+// Config returns the fleet config the Mux runs with now: the fleet
+// file's, with the built-in presets merged under its kind_settings unless
+// it says presets: false (see Presets). It is a copy when presets were
+// merged; the config passed to New is never changed. It changes when a
+// tool list change makes a kind match another preset, and Version grows
+// with it, so a catalog rebuilt on a new Version reads the new settings.
+func (m *Mux) Config() *config.Fleet { return m.snap.Load().cfg }
 
 // ServerNames returns every configured server, sorted, up or down.
 func (m *Mux) ServerNames() []string { return slices.Clone(m.names) }
@@ -397,7 +402,9 @@ func (m *Mux) KindOf(server string) (string, bool) {
 	return sc.kind, true
 }
 
-// rebuild recomputes the kind groups from every server's current tools.
+// rebuild recomputes the kind groups from every server's current tools,
+// and matches the presets against them again: the groups, the merged
+// config and each server's argument handling are swapped in one snapshot.
 func (m *Mux) rebuild() {
 	m.snapMu.Lock()
 	defer m.snapMu.Unlock()
@@ -406,11 +413,26 @@ func (m *Mux) rebuild() {
 	for i, s := range servers {
 		index[s.Name] = i
 	}
-	var version uint64
-	if old := m.snap.Load(); old != nil {
-		version = old.version + 1
+	next := &snapshot{groups: kindgroups.Fold(servers), servers: servers, index: index}
+	next.cfg, next.presets = withPresets(m.file, m.all, servers)
+	old := m.snap.Load()
+	if old != nil {
+		next.version = old.version + 1
 	}
-	m.snap.Store(&snapshot{groups: kindgroups.Fold(servers), servers: servers, index: index, version: version})
+	if old != nil && samePresets(old.presets, next.presets) {
+		next.cfg, next.norms = old.cfg, old.norms
+	} else {
+		next.norms = make(map[string]*normalizeSettings, len(m.names))
+		for _, name := range m.names {
+			sc := m.servers[name]
+			n := resolveNormalize(next.cfg, m.reg, sc.cfg)
+			if old != nil { // the compiled acceptors depend on the schemas only
+				n.accept = old.norms[name].accept
+			}
+			next.norms[name] = &n
+		}
+	}
+	m.snap.Store(next)
 }
 
 func (m *Mux) healthLoop() {

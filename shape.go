@@ -22,7 +22,7 @@ import (
 // rewraps). r is not modified.
 func (m *Mux) shape(ctx context.Context, c *Call, r *mcp.CallToolResult, repeats bool) (*mcp.CallToolResult, *Offload) {
 	if m.store != nil {
-		limit := m.cfg.OffloadTokens(c.Kind)
+		limit := m.Config().OffloadTokens(c.Kind)
 		if over, rd, tok := measure(r, limit, repeats); over {
 			o := m.offload(ctx, c, &rd, tok, limit)
 			out := offloadedResult(r, o, m.renderPreview(ctx, c, previewOf(c, o, limit)))

@@ -21,16 +21,16 @@
 //
 // # Applying
 //
-// mcpfleet.New applies them: once its servers have connected (or a lazy
-// server's cached tools are read), it matches each kind against the
-// tools and serverInfo names known then and merges the presets under the
-// fleet file's kind_settings. Mux.Config returns the merged fleet, so the
-// Mux's argument handling (args_transformer, field_map, join_separator,
-// offload_tokens) and every catalog built from it (catalog.FromFleet:
-// aliases, catalog_lines, avoid_when, core_tools, tool_scopes,
-// id_patterns) read the same settings; Mux.Presets and `mcpfleet presets`
-// report what each kind got. A kind keeps what it matched at New, even if
-// its tools change later.
+// mcpfleet.New applies them: it matches each kind against the tools and
+// serverInfo names its servers reported (a lazy server's cached ones
+// until it starts) and merges the presets under the fleet file's
+// kind_settings, and it matches again whenever a tool list changes.
+// Mux.Config returns the merged fleet, so the Mux's argument handling
+// (args_transformer, field_map, join_separator, offload_tokens) and every
+// catalog built from it (catalog.FromFleet: aliases, catalog_lines,
+// avoid_when, core_tools, tool_scopes, id_patterns) read the same
+// settings; Mux.Presets and `mcpfleet presets` report what each kind got,
+// and under presets: false what it would have got.
 //
 // [Apply] is that merge: it merges the matched presets into a fleet's
 // kind_settings unless the fleet file says presets: false. The fleet's own settings win key by

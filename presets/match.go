@@ -43,6 +43,10 @@ type Assignment struct {
 	// Score is the overlap coefficient of the kind's and the preset's
 	// tool names: shared names over the smaller set's size.
 	Score float64 `json:"score"`
+	// Match is, under ReasonOff, why Preset would have matched
+	// (ReasonName or ReasonFingerprint); Preset and Score then name the
+	// preset the kind would get with presets on. Empty otherwise.
+	Match string `json:"match,omitempty"`
 }
 
 // Match finds k's preset among all: by serverInfo name first, else the
@@ -100,14 +104,18 @@ type Options struct {
 
 // Apply merges each kind's preset into f.KindSettings (the fleet's own
 // settings win key by key) and reports what every kind got, sorted by
-// kind. With presets: false in f it changes nothing.
+// kind. With presets: false in f it changes nothing, and reports each
+// kind as ReasonOff with the preset it would have got (Assignment.Match).
 func Apply(f *config.Fleet, all []Preset, kinds []Kind, opt Options) []Assignment {
 	out := make([]Assignment, 0, len(kinds))
 	for _, k := range kinds {
 		p, a := Match(all, k)
 		switch {
 		case f.Presets != nil && !*f.Presets:
-			a = Assignment{Kind: k.Name, Reason: ReasonOff}
+			a = Assignment{Kind: k.Name, Preset: a.Preset, Reason: ReasonOff, Score: a.Score, Match: a.Reason}
+			if a.Preset == "" {
+				a.Match = ""
+			}
 		case slices.Contains(opt.Exclude, k.Name):
 			a = Assignment{Kind: k.Name, Reason: ReasonExcluded}
 		case a.Preset != "":

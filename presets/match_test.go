@@ -64,6 +64,7 @@ func TestApplyOwnSettingsWinKeyByKey(t *testing.T) {
 	f := &config.Fleet{KindSettings: map[string]config.KindSettings{"metrics": {
 		CoreTools:    []string{"list_metrics"},
 		CatalogLines: map[string]string{"execute_query": "our own line"},
+		Aliases:      map[string][]string{"execute_range_query": {"our phrase"}},
 	}}}
 	got := presets.Apply(f, all, []presets.Kind{{Name: "metrics", Tools: toolNames(t, "prometheus")}}, presets.Options{})
 	if diff := cmp.Diff([]presets.Assignment{{Kind: "metrics", Preset: "prometheus", Reason: presets.ReasonFingerprint, Score: 1}}, got); diff != "" {
@@ -76,8 +77,8 @@ func TestApplyOwnSettingsWinKeyByKey(t *testing.T) {
 	if ks.CatalogLines["execute_query"] != "our own line" {
 		t.Errorf("own catalog line lost: %q", ks.CatalogLines["execute_query"])
 	}
-	if ks.CatalogLines["execute_range_query"] == "" {
-		t.Error("the preset's line for execute_range_query is missing")
+	if !slices.Equal(ks.Aliases["execute_range_query"], []string{"our phrase"}) {
+		t.Errorf("aliases of execute_range_query = %v, want the fleet's own", ks.Aliases["execute_range_query"])
 	}
 	if len(ks.Aliases["execute_query"]) == 0 || !slices.Equal(ks.ArgsTransformer, []string{"coerceTypes"}) {
 		t.Errorf("preset aliases or args_transformer missing: %+v", ks)
@@ -90,7 +91,9 @@ func TestApplyOffExcludedNone(t *testing.T) {
 	off := false
 	f := &config.Fleet{Presets: &off}
 	got := presets.Apply(f, all, kinds, presets.Options{})
-	want := []presets.Assignment{{Kind: "k8s", Reason: presets.ReasonOff}, {Kind: "vault", Reason: presets.ReasonOff}}
+	// Off: nothing merged, but each kind says what it would have got.
+	want := []presets.Assignment{{Kind: "k8s", Preset: "kubernetes", Reason: presets.ReasonOff, Score: 1, Match: presets.ReasonFingerprint},
+		{Kind: "vault", Reason: presets.ReasonOff}}
 	if diff := cmp.Diff(want, got); diff != "" || f.KindSettings != nil {
 		t.Errorf("presets: false (-want +got):\n%s; settings %v", diff, f.KindSettings)
 	}

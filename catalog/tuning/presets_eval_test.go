@@ -32,34 +32,55 @@ func TestEvalSearchPresets(t *testing.T) {
 	if os.Getenv("SEARCHEVAL") == "" {
 		t.Skip("set SEARCHEVAL=1 to print the presets evaluation")
 	}
-	fleet := catalogtest.WideFleet(t)
-	today := catalogtest.FleetConfig(true)
-	rs := []ranker{
-		oursRanker("today", catalog.Build(fleet, today)),
-		oursRanker("today+presets", catalog.Build(fleet, catalogtest.WithPresets(t, today, fleet))),
-		oursRanker("none", catalog.Build(fleet, catalog.Config{})),
-		oursRanker("presets", catalog.Build(fleet, catalogtest.PresetConfig(t, fleet))),
-	}
-	for _, set := range []struct {
-		name string
-		qs   []tuning.Query
-	}{
-		{"house requests (9 kinds)", catalogtest.Queries(t)},
-		{"house holdout34-36", loadSealed(t, "holdout3[4-6].jsonl")},
-		{"unseen kinds", loadUnseen(t)},
-		{"unseen kinds, second set", loadSealed(t, "unseen2/unseen2-*.jsonl")},
-	} {
-		if len(set.qs) == 0 {
-			continue
-		}
+	rs := presetRankers(t)
+	for _, set := range presetSets(t) {
 		table, _ := sideBySide(rs, set.qs)
-		t.Logf("%s, %d requests\n%s%s", set.name, len(set.qs), table, presetLosses(rs, set.qs))
+		losses := strings.Join(presetLosses(rs, set.qs), "\n")
+		if losses == "" {
+			losses = "no kind worse with presets"
+		}
+		t.Logf("%s, %d requests\n%s%s\n", set.name, len(set.qs), table, losses)
 	}
 }
 
+// presetRankers are the four configurations TestEvalSearchPresets
+// compares, over wideFleet: today, today+presets, none, presets.
+func presetRankers(tb testing.TB) []ranker {
+	fleet := catalogtest.WideFleet(tb)
+	today := catalogtest.FleetConfig(true)
+	return []ranker{
+		oursRanker("today", catalog.Build(fleet, today)),
+		oursRanker("today+presets", catalog.Build(fleet, catalogtest.WithPresets(tb, today, fleet))),
+		oursRanker("none", catalog.Build(fleet, catalog.Config{})),
+		oursRanker("presets", catalog.Build(fleet, catalogtest.PresetConfig(tb, fleet))),
+	}
+}
+
+// presetSets are the request sets the presets are scored on; a sealed
+// set that is absent is left out.
+func presetSets(tb testing.TB) []querySet {
+	var out []querySet
+	for _, set := range []querySet{
+		{"house requests (9 kinds)", catalogtest.Queries(tb)},
+		{"house holdout34-36", loadSealed(tb, "holdout3[4-6].jsonl")},
+		{"unseen kinds", loadUnseen(tb)},
+		{"unseen kinds, second set", loadSealed(tb, "unseen2/unseen2-*.jsonl")},
+	} {
+		if len(set.qs) > 0 {
+			out = append(out, set)
+		}
+	}
+	return out
+}
+
+type querySet struct {
+	name string
+	qs   []tuning.Query
+}
+
 // presetLosses names the kinds where rs[1] is below rs[0], or rs[3]
-// below rs[2], at rank 1 or 5.
-func presetLosses(rs []ranker, qs []tuning.Query) string {
+// below rs[2], at rank 1 or 5: one line each.
+func presetLosses(rs []ranker, qs []tuning.Query) []string {
 	per := map[string][]*figures{}
 	var kinds []string
 	for _, q := range qs {
@@ -72,18 +93,15 @@ func presetLosses(rs []ranker, qs []tuning.Query) string {
 			per[k][i].add(q.Expect, r.search(q.Q, 5))
 		}
 	}
-	var sb strings.Builder
+	var out []string
 	for _, k := range kinds {
 		f := per[k]
 		for _, p := range [][2]int{{0, 1}, {2, 3}} {
 			a, b := f[p[0]], f[p[1]]
 			if b.r1 < a.r1-1e-9 || b.r5 < a.r5-1e-9 {
-				fmt.Fprintf(&sb, "worse with presets: %s, %s %s -> %s %s\n", k, rs[p[0]].name, a, rs[p[1]].name, b)
+				out = append(out, fmt.Sprintf("worse with presets: %s, %s %s -> %s %s", k, rs[p[0]].name, a, rs[p[1]].name, b))
 			}
 		}
 	}
-	if sb.Len() == 0 {
-		return "no kind worse with presets\n"
-	}
-	return sb.String()
+	return out
 }

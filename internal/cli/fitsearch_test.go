@@ -43,7 +43,10 @@ func TestFitSearchGolden(t *testing.T) {
 // fit-search's report said; the built-in weights written to a file change
 // nothing.
 func TestFitSearchRoundTrip(t *testing.T) {
-	plain := writeFleet(t, stdFleet, "")
+	// Without presets: the check that a fit does not lose recall@1 on its
+	// own 40 queries holds for the catalog it was written for, and the
+	// round trip needs no preset.
+	plain := writeFleet(t, stdFleet, "presets: false\n")
 	dir := filepath.Dir(plain)
 	weights := filepath.Join(dir, "fitted.json")
 	r := run(t, nil, "", "fit-search", "--json", "--config", plain, "--queries", fitQueries, "--steps", "100", "-o", weights)

@@ -46,8 +46,11 @@ func writePresets(w io.Writer, r PresetsReport) {
 	fmt.Fprintln(tw, "KIND\tPRESET\tWHY")
 	for _, a := range r.Kinds {
 		why := a.Reason
-		if a.Reason == presets.ReasonFingerprint || a.Reason == presets.ReasonName {
+		switch {
+		case a.Reason == presets.ReasonFingerprint || a.Reason == presets.ReasonName:
 			why = fmt.Sprintf("%s, tool-name overlap %.2f", a.Reason, a.Score)
+		case a.Reason == presets.ReasonOff && a.Preset != "":
+			why = fmt.Sprintf("off; would match by %s, tool-name overlap %.2f", a.Match, a.Score)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Kind, cmp.Or(a.Preset, "-"), why)
 	}
