@@ -688,10 +688,10 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 		if allow(d) {
 			h := best[int32(d)]
 			// A one-word name said is a name match only when the tool
-			// matches more of the request: "a shell in the redis pod"
-			// does not ask for a tool named "redis", "redis memory
-			// usage" may.
-			single := ix.oneWord[d] && hits[d] < 2 && !h.alias
+			// matches more of the request, or the request is that one
+			// word: "a shell in the redis pod" does not ask for a tool
+			// named "redis", "redis memory usage" may.
+			single := ix.oneWord[d] && hits[d] < 2 && len(q.slots) > 1 && !h.alias
 			if single {
 				h.bonus, h.name = 0, false
 			}
