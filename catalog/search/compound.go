@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -119,4 +120,43 @@ func splitNames(entries []Doc, docs [][]field) {
 		}
 		docs[i][0].terms = uniq(docs[i][0].terms)
 	}
+}
+
+// Abbreviations. A request may cut a word the tools spell out ("perms"
+// for permissions, "docs" for documents, "ack" for acknowledge). A
+// request term at least minAbbrev letters long stands for the longer
+// index terms it begins, when there are at most maxAbbrev of them (more
+// would be a guess): any such term no document has, and a short one
+// (at most maxShort letters) even when some document has it, since
+// short words are the ones cut. Like the rules above it checks only the
+// index's own vocabulary.
+
+const (
+	minAbbrev = 3
+	maxAbbrev = 3
+	maxShort  = 5
+)
+
+// abbreviated returns the longer index terms that request term t
+// abbreviates, nil if it abbreviates none or too many, or if it is a
+// term of the index longer than maxShort.
+func (ix *index) abbreviated(t string) []string {
+	if len(t) < minAbbrev || !isAlpha(t) {
+		return nil
+	}
+	if _, ok := ix.idf[t]; ok && len(t) > maxShort {
+		return nil
+	}
+	i, found := slices.BinarySearch(ix.vocab, t)
+	if found {
+		i++
+	}
+	j := i
+	for j < len(ix.vocab) && strings.HasPrefix(ix.vocab[j], t) {
+		j++
+	}
+	if j == i || j-i > maxAbbrev {
+		return nil
+	}
+	return ix.vocab[i:j]
 }

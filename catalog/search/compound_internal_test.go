@@ -42,3 +42,35 @@ func TestLoginPhrase(t *testing.T) {
 		t.Errorf("terms of a login question say log: %v", ts)
 	}
 }
+
+// A word stands for the few longer index words it begins: "perms" finds
+// the tool that says "permissions"; a short word the index has ("user")
+// stands for its longer forms too; a long word the index has, or one
+// that begins none, stands for nothing else.
+func TestAbbreviations(t *testing.T) {
+	docs := []Doc{
+		{Kind: "auth", Tool: "get_permissions", Description: "Returns the permissions granted to a user."},
+		{Kind: "auth", Tool: "list_users", Description: "Lists the users of the organization."},
+		{Kind: "auth", Tool: "get_user", Description: "Returns one user."},
+	}
+	idx := New(docs, Options{NoRerank: true})
+	if got := idx.ix.abbreviated("perm"); !slices.Equal(got, []string{"permission"}) {
+		t.Errorf(`abbreviated("perm") = %v, want [permission]`, got)
+	}
+	if got := idx.ix.abbreviated("user"); got != nil {
+		t.Errorf(`abbreviated("user") = %v: no longer word begins with it`, got)
+	}
+	if got := idx.ix.abbreviated("org"); !slices.Equal(got, []string{"organization"}) {
+		t.Errorf(`abbreviated("org") = %v, want [organization]`, got)
+	}
+	if got := idx.ix.abbreviated("permission"); got != nil {
+		t.Errorf(`abbreviated("permission") = %v: a long word the index has stands for itself`, got)
+	}
+	if got := idx.ix.abbreviated("xyz"); got != nil {
+		t.Errorf(`abbreviated("xyz") = %v, want nil`, got)
+	}
+	rs := idx.Search(t.Context(), "show the perms of alice", func(int) bool { return true }, 3)
+	if len(rs) == 0 || docs[rs[0].Doc].Tool != "get_permissions" {
+		t.Errorf("search for perms: got %v, want get_permissions first", rs)
+	}
+}

@@ -98,6 +98,11 @@ type index struct {
 	// docChange the stem of its name's change verb, for the reranker.
 	docChange []string
 	termID    map[string]uint32 // from 1
+	// vocab is every document term, sorted (see abbreviated).
+	vocab []string
+	// oneWord marks tools whose name is a single word ("redis",
+	// "deploy", "count").
+	oneWord []bool
 	// weights are the reranker's; nil ranks by BM25 alone.
 	weights *features
 	scratch *sync.Pool // *scratch
@@ -192,7 +197,9 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 		return b
 	}
 	common := commonNameTerms(entries)
+	ix.oneWord = make([]bool, n)
 	for i, e := range entries {
+		ix.oneWord[i] = len(uniq(terms(e.Tool))) == 1
 		for _, a := range e.Aliases {
 			// An alias matches as written (stemmed, articles skipped):
 			// "kill pod" is not "pod … keeps getting OOM killed".
@@ -233,7 +240,8 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	ix.docChange = make([]string, n)
 	ix.docFields = make([][]uint32, n)
 	ix.termID = make(map[string]uint32, len(df))
-	for _, t := range slices.Sorted(maps.Keys(df)) {
+	ix.vocab = slices.Sorted(maps.Keys(df))
+	for _, t := range ix.vocab {
 		ix.termID[t] = uint32(len(ix.termID) + 1)
 	}
 	for i, e := range entries {
@@ -535,6 +543,16 @@ func (ix *index) analyze(query string) *analyzed {
 			q.terms = slices.Insert(q.terms, i, j.term)
 		}
 	}
+	// A word no tool has may abbreviate words they have ("perms" →
+	// permissions): those are weaker alternatives of it.
+	for i, slot := range q.slots {
+		for _, x := range ix.abbreviated(slot[0].t) {
+			if q.weight[x] == 0 {
+				q.weight[x] = expandWeight
+				q.slots[i] = append(q.slots[i], alt{x, slot[0].w * expandWeight})
+			}
+		}
+	}
 	// An expansion is an alternative for the words that triggered it
 	// ("rate" may match "metrics"); one whose trigger is all stopwords
 	// ("how many") is a slot of its own.
@@ -669,6 +687,14 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	for _, d := range touched {
 		if allow(d) {
 			h := best[int32(d)]
+			// A one-word name said is a name match only when the tool
+			// matches more of the request, or the request is that one
+			// word: "a shell in the redis pod" does not ask for a tool
+			// named "redis", "redis memory usage" may.
+			single := ix.oneWord[d] && hits[d] < 2 && len(q.slots) > 1 && !h.alias
+			if single {
+				h.bonus, h.name = 0, false
+			}
 			c := candidate{hits: int(hits[d]), aliasHit: h.alias, nameHit: h.name}
 			// Coordination: a tool matching more of the query's words
 			// beats one matching a single rare word many times.
@@ -682,7 +708,9 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// specific match ("what metrics do we export" names all of
 			// list_metrics, half of get_metric_metadata). Rare name
 			// words count for more (idf-weighted share).
-			s *= 1 + nameCover*ix.coverage(q, d)
+			if !single {
+				s *= 1 + nameCover*ix.coverage(q, d)
+			}
 			s += h.bonus
 			if ks != nil {
 				// The kind signal: "search loki for errors" is about

@@ -56,8 +56,8 @@ type features [nFeatures]float64
 // TRAIN=1 (see rerank_train_test.go for how); refit them after changing a
 // feature, and measure the result on queries the fit never saw.
 var rerankWeights = features{
-	2.498, 0.748, 3.122, -0.654, 0.692, -0.974, -0.459, -3.920, 0.264, -0.491, 0.017,
-	-0.652, 1.023, -0.371, 0.080, 0.117, -0.367, -0.707, 0.226, 1.175, -1.357, -1.740,
+	2.134, 0.174, 0.238, 0.074, 0.116, 0.005, 0.555, -0.897, 0.137, -0.073, 0.152,
+	0.196, 0.069, -0.265, 0.024, 0.056, -0.038, -0.140, 0.071, 0.305, -0.059, -0.092,
 }
 
 // Field groups of a term in a document, one bit each.

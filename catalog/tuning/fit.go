@@ -13,7 +13,7 @@ import (
 // Defaults of FitOptions' zero fields: the settings the built-in weights
 // were fitted with.
 const (
-	DefaultFitL2    = 1e-4
+	DefaultFitL2    = 1e-2
 	DefaultFitSteps = 3000
 )
 

@@ -62,6 +62,9 @@ type lokoResult struct {
 // written from the house requests. LOKO_NOLEXICON=1 drops it, to measure
 // what it is worth on kinds it was not written for. LOKO_PRESETS=1 gives
 // every kind but K its built-in preset, as mcpfleet.New does.
+// LOKO_NORERANK=1 ranks without the reranker (nothing is fitted, so it is
+// quick); LOKO_DROP=feature,... fits without those features (each held at
+// 0), to see which features carry over to kinds the fit never saw.
 func TestEvalSearchLOKO(t *testing.T) {
 	if os.Getenv("LOKO") == "" {
 		t.Skip("set LOKO=1 to run the leave-one-kind-out evaluation")
@@ -70,18 +73,36 @@ func TestEvalSearchLOKO(t *testing.T) {
 	l := newLOKO(t, fleet, os.Getenv("LOKO_NOLEXICON") != "")
 	plain := catalog.Build(fleet, catalog.Config{})
 	bm, ein := bm25Ranker(plain.Entries()), einoRanker(t, plain.Entries())
+	if os.Getenv("LOKO_OURS") != "" {
+		// Only ours, for quick looks: the other two fit nothing and
+		// do not change.
+		none := ranker{"none", func(string, int) []string { return nil }}
+		bm, ein = none, none
+	}
 	results := make([]lokoResult, len(l.kinds))
+	var misses strings.Builder
 	for i, kind := range l.kinds {
 		ours := oursRanker("ours", l.cats[kind])
 		r := lokoResult{kind: kind}
 		for _, q := range l.byKind[kind] {
-			r.ours.add(q.Expect, ours.search(q.Q, 5))
+			got := ours.search(q.Q, 5)
+			r.ours.add(q.Expect, got)
 			r.bm.add(q.Expect, bm.search(q.Q, 5))
 			r.ein.add(q.Expect, ein.search(q.Q, 5))
+			if len(got) == 0 || !slices.Contains(q.Expect, got[0]) {
+				fmt.Fprintf(&misses, "%s\t%q\twant %s\tgot %s\n", kind, q.Q, strings.Join(q.Expect, ","), strings.Join(got, " "))
+			}
 		}
 		results[i] = r
 	}
 	t.Log("\n" + renderLOKO(results))
+	// LOKO_MISSES=path writes every request whose first result is not
+	// expected, with the top five, for reading misses by class.
+	if p := os.Getenv("LOKO_MISSES"); p != "" {
+		if err := os.WriteFile(p, []byte(misses.String()), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
 }
 
 // loko is the leave-one-kind-out setting: every request by its primary
@@ -114,7 +135,19 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 			}
 		}
 	})
-	opt := tuning.FitOptions{Steps: int(envFloat("STEPS", 0))}
+	opt := tuning.FitOptions{Steps: int(envFloat("STEPS", 0)), L2: envFloat("L2", 0)}
+	noRerank := os.Getenv("LOKO_NORERANK") != ""
+	drop := map[int]bool{}
+	for _, f := range strings.Split(os.Getenv("LOKO_DROP"), ",") {
+		if f == "" {
+			continue
+		}
+		i := slices.Index(search.RerankFeatures(), f)
+		if i < 0 {
+			t.Fatalf("LOKO_DROP: no feature %q; features are %v", f, search.RerankFeatures())
+		}
+		drop[i] = true
+	}
 	// LOKO_PRESETS=1 merges the built-in presets under every kind's
 	// settings but K's, as mcpfleet.New would: K loses its preset too.
 	presetsOn := os.Getenv("LOKO_PRESETS") != ""
@@ -124,6 +157,7 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 			cfg = catalogtest.WithPresets(t, cfg, fleet, kind)
 		}
 		cfg.NoLexicon = noLex
+		cfg.NoRerank = noRerank
 		return cfg
 	}
 	build := func(aliases bool, kind string) *catalog.Catalog {
@@ -142,7 +176,7 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 		c := build(aliases, kind)
 		out := make([]tuning.RerankSample, len(qs))
 		for i, q := range qs {
-			out[i] = tuning.RerankSampleOf(c, q)
+			out[i] = maskSample(tuning.RerankSampleOf(c, q), drop)
 		}
 		return out
 	}
@@ -170,6 +204,10 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			if noRerank {
+				cats[i] = build(true, kind)
+				return
+			}
 			with, bare := cached(true, kind), cached(false, kind)
 			var train []tuning.RerankSample
 			for j, q := range qs {
@@ -196,6 +234,19 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 		l.cats[k] = cats[i]
 	}
 	return l
+}
+
+// maskSample returns s with the features in drop held at 0.
+func maskSample(s tuning.RerankSample, drop map[int]bool) tuning.RerankSample {
+	if len(drop) == 0 {
+		return s
+	}
+	for _, f := range s.Feats {
+		for i := range drop {
+			f[i] = 0
+		}
+	}
+	return s
 }
 
 // renderLOKO prints per-kind figures, the mean over kinds and the worst
