@@ -33,7 +33,7 @@ import (
 // requestState, as mcp-go does.
 type Caller struct {
 	t    transport.Interface
-	meta []byte // the protocol's _meta members, "k":v,… without braces; nil on a legacy connection
+	meta []byte // the protocol's _meta, {"k":v,…}; nil on a legacy connection
 	ids  atomic.Int64
 }
 
@@ -64,7 +64,7 @@ func NewCaller(c *client.Client, spec Spec, init *mcp.InitializeResult) *Caller 
 		if err != nil {
 			return nil
 		}
-		k.meta = meta[1 : len(meta)-1]
+		k.meta = meta
 	}
 	return k
 }
@@ -132,13 +132,7 @@ func (k *Caller) send(ctx context.Context, p callParams) (*mcp.CallToolResult, e
 // context, progress token) and the protocol's.
 func (k *Caller) withMeta(m *mcp.Meta) (json.RawMessage, error) {
 	if m == nil {
-		if k.meta == nil {
-			return nil, nil
-		}
-		out := make([]byte, 0, len(k.meta)+2)
-		out = append(out, '{')
-		out = append(out, k.meta...)
-		return append(out, '}'), nil
+		return k.meta, nil // read only: encoding copies it
 	}
 	own, err := json.Marshal(m)
 	if err != nil {
@@ -150,13 +144,12 @@ func (k *Caller) withMeta(m *mcp.Meta) (json.RawMessage, error) {
 	if len(own) < 2 || own[0] != '{' {
 		return nil, errors.New("encode _meta: not an object")
 	}
-	out := make([]byte, 0, len(own)+len(k.meta)+1)
+	out := make([]byte, 0, len(own)+len(k.meta))
 	out = append(out, own[:len(own)-1]...)
 	if len(own) > 2 {
 		out = append(out, ',')
 	}
-	out = append(out, k.meta...)
-	return append(out, '}'), nil
+	return append(out, k.meta[1:]...), nil
 }
 
 // cancel tells the server to stop the request id, whose context ended,
