@@ -175,14 +175,23 @@ func toolParts(description string, schemas map[string]json.RawMessage) []Part {
 	return parts
 }
 
-// corpus reads every set, the jsonl corpora and the fixtures, in a fixed
-// order.
+// untrained are sets the committed model was measured on once, sealed,
+// and never trained on, so that their figures describe scorer.bin.
+// blind4 (2026-12-02): trained on, the model flagged the honest
+// "Sleep, then answer." of the test servers; it stays out until a
+// retrain can be checked against a new held-out set.
+var untrained = map[string]bool{"blind4": true}
+
+// corpus reads every set but the untrained ones, the jsonl corpora and
+// the fixtures, in a fixed order.
 func corpus(t testing.TB) []doc {
 	var out []doc
 	pairs := setPairs(t)
 	names := make([]string, 0, len(pairs))
 	for n := range pairs {
-		names = append(names, n)
+		if !untrained[n] {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {
