@@ -35,7 +35,7 @@ func TestEvalSearchPresets(t *testing.T) {
 	rs := presetRankers(t)
 	for _, set := range presetSets(t) {
 		table, _ := sideBySide(rs, set.qs)
-		losses := strings.Join(presetLosses(rs, set.qs), "\n")
+		losses := strings.Join(presetLosses(rs, perKind(rs, set.qs)), "\n")
 		if losses == "" {
 			losses = "no kind worse with presets"
 		}
@@ -78,21 +78,36 @@ type querySet struct {
 	qs   []tuning.Query
 }
 
-// presetLosses names the kinds where rs[1] is below rs[0], or rs[3]
-// below rs[2], at rank 1 or 5: one line each.
-func presetLosses(rs []ranker, qs []tuning.Query) []string {
-	per := map[string][]*figures{}
-	var kinds []string
+// kindFigures are each ranker's figures on the requests of one kind.
+type kindFigures struct {
+	kinds []string // in the order qs first names them
+	per   map[string][]*figures
+}
+
+// perKind ranks every request of qs once with each of rs and sums the
+// figures by the request's primary kind.
+func perKind(rs []ranker, qs []tuning.Query) kindFigures {
+	kf := kindFigures{per: map[string][]*figures{}}
 	for _, q := range qs {
 		k := primaryKind(q)
-		if per[k] == nil {
-			per[k] = []*figures{{}, {}, {}, {}}
-			kinds = append(kinds, k)
+		if kf.per[k] == nil {
+			kf.per[k] = make([]*figures, len(rs))
+			for i := range rs {
+				kf.per[k][i] = &figures{}
+			}
+			kf.kinds = append(kf.kinds, k)
 		}
 		for i, r := range rs {
-			per[k][i].add(q.Expect, r.search(q.Q, 5))
+			kf.per[k][i].add(q.Expect, r.search(q.Q, 5))
 		}
 	}
+	return kf
+}
+
+// presetLosses names the kinds where rs[1] is below rs[0], or rs[3]
+// below rs[2], at rank 1 or 5: one line each.
+func presetLosses(rs []ranker, kf kindFigures) []string {
+	kinds, per := kf.kinds, kf.per
 	var out []string
 	for _, k := range kinds {
 		f := per[k]

@@ -3,8 +3,6 @@ package tuning_test
 import (
 	"os"
 	"testing"
-
-	"github.com/mcpfleet/mcpfleet/catalog/tuning"
 )
 
 // TestPresetsNoKindWorse asserts the goal "with presets, on every kind: no
@@ -27,10 +25,11 @@ func TestPresetsNoKindWorse(t *testing.T) {
 	}
 	rs := presetRankers(t)
 	for _, set := range presetSets(t) {
-		for _, l := range presetLosses(rs, set.qs) {
+		kf := perKind(rs, set.qs)
+		for _, l := range presetLosses(rs, kf) {
 			t.Errorf("%s: %s", set.name, l)
 		}
-		means := meansOverKinds(rs, set.qs)
+		means := meansOverKinds(len(rs), kf)
 		for _, p := range [][2]int{{0, 1}, {2, 3}} {
 			a, b := means[p[0]], means[p[1]]
 			if b.r1 < a.r1-1e-9 || b.r5 < a.r5-1e-9 {
@@ -40,28 +39,15 @@ func TestPresetsNoKindWorse(t *testing.T) {
 	}
 }
 
-// meansOverKinds is each ranker's recall@1 and @5 averaged over the
-// primary kinds of qs, each kind weighing the same.
-func meansOverKinds(rs []ranker, qs []tuning.Query) []figures {
-	per := map[string][]*figures{}
-	for _, q := range qs {
-		k := primaryKind(q)
-		if per[k] == nil {
-			per[k] = make([]*figures, len(rs))
-			for i := range rs {
-				per[k][i] = &figures{}
-			}
-		}
-		for i, r := range rs {
-			per[k][i].add(q.Expect, r.search(q.Q, 5))
-		}
-	}
-	out := make([]figures, len(rs))
-	for _, fs := range per {
+// meansOverKinds is each of n rankers' recall@1 and @5 averaged over
+// the kinds of kf, each kind weighing the same.
+func meansOverKinds(n int, kf kindFigures) []figures {
+	out := make([]figures, n)
+	for _, fs := range kf.per {
 		for i, f := range fs {
-			out[i].r1 += f.r1 / float64(len(per))
-			out[i].r5 += f.r5 / float64(len(per))
-			out[i].ndcg5 += f.ndcg5 / float64(len(per))
+			out[i].r1 += f.r1 / float64(len(kf.per))
+			out[i].r5 += f.r5 / float64(len(kf.per))
+			out[i].ndcg5 += f.ndcg5 / float64(len(kf.per))
 		}
 	}
 	return out
