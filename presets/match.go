@@ -142,6 +142,13 @@ func Apply(f *config.Fleet, all []Preset, kinds []Kind, opt Options) []Assignmen
 // scalar own sets wins whole; a map merges entry by entry, own's entries
 // winning. Neither argument is changed.
 func Merge(own, preset config.KindSettings) config.KindSettings {
+	return MergeFields(own, preset)
+}
+
+// MergeFields is Merge for any struct type: each field of own that is
+// set wins whole, except a map, which merges entry by entry with own's
+// entries winning. It panics if T is not a struct.
+func MergeFields[T any](own, preset T) T {
 	out := own
 	ov, pv := reflect.ValueOf(&out).Elem(), reflect.ValueOf(preset)
 	for i := range ov.NumField() {

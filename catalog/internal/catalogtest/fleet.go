@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"runtime"
 	"slices"
@@ -394,26 +393,7 @@ func WithPresets(tb testing.TB, cfg catalog.Config, servers []kindgroups.Server,
 	out.Kinds = map[string]catalog.KindConfig{}
 	maps.Copy(out.Kinds, cfg.Kinds)
 	for kind, p := range PresetConfig(tb, servers, exclude...).Kinds {
-		own := out.Kinds[kind]
-		ov, pv := reflect.ValueOf(&own).Elem(), reflect.ValueOf(p)
-		for i := range ov.NumField() {
-			f, pf := ov.Field(i), pv.Field(i)
-			switch {
-			case pf.IsZero():
-			case f.Kind() == reflect.Map:
-				m := reflect.MakeMapWithSize(f.Type(), pf.Len()+f.Len())
-				for _, k := range pf.MapKeys() {
-					m.SetMapIndex(k, pf.MapIndex(k))
-				}
-				for _, k := range f.MapKeys() {
-					m.SetMapIndex(k, f.MapIndex(k))
-				}
-				f.Set(m)
-			case f.IsZero():
-				f.Set(pf)
-			}
-		}
-		out.Kinds[kind] = own
+		out.Kinds[kind] = presets.MergeFields(out.Kinds[kind], p)
 	}
 	return out
 }
