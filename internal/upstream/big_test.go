@@ -1,12 +1,10 @@
 package upstream
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -137,17 +135,10 @@ func TestBigReader(t *testing.T) {
 	for _, oneByte := range []bool{false, true} {
 		stash := newBigStash()
 		stash.wait("int64:7")
-		var src io.Reader = strings.NewReader(in)
-		if oneByte {
-			src = iotest.OneByteReader(src)
-		}
-		out, err := io.ReadAll(newBigReader(src, stash))
-		if err != nil {
-			t.Fatal(err)
-		}
+		out := readThrough(t, in, oneByte, func(r io.Reader) io.Reader { return newBigReader(r, stash) })
 		stub := `{"jsonrpc":"2.0","id":7,"result":{"content":[],"isError":false}}` + "\n"
 		want := strings.Replace(in, waited, stub, 1)
-		if !bytes.Equal(out, []byte(want)) {
+		if out != want {
 			t.Errorf("oneByte=%v: stream differs from the input with the waited answer replaced (got %d bytes, want %d)", oneByte, len(out), len(want))
 		}
 		r := stash.done("int64:7")

@@ -11,11 +11,18 @@ import (
 
 func cutAll(t *testing.T, in string, limit int64, oneByte bool) string {
 	t.Helper()
+	return readThrough(t, in, oneByte, func(r io.Reader) io.Reader { return newCutReader(r, limit) })
+}
+
+// readThrough reads in through the reader wrap makes of it, fed whole or
+// one byte a read.
+func readThrough(t *testing.T, in string, oneByte bool, wrap func(io.Reader) io.Reader) string {
+	t.Helper()
 	var r io.Reader = strings.NewReader(in)
 	if oneByte {
 		r = iotest.OneByteReader(r)
 	}
-	out, err := io.ReadAll(newCutReader(r, limit))
+	out, err := io.ReadAll(wrap(r))
 	if err != nil {
 		t.Fatal(err)
 	}
