@@ -22,8 +22,16 @@ import (
 // through BuildFleet, or call CheckFleet first.
 // It leaves Embedder nil: embeddings come from the environment, not the
 // fleet file, so callers set it (see adapters/eino ExampleCatalogEmbedder).
-func FromFleet(f *config.Fleet) Config {
-	var c Config
+func FromFleet(f *config.Fleet) Config { return Config{}.WithFleet(f) }
+
+// WithFleet returns c with its fleet settings (Kinds, ServerCoreTools,
+// Synonyms, NoLexicon, NoRerank, RerankWeights) replaced by f's, as
+// FromFleet reads them, and every other field (budget, embedder, clock)
+// kept. A long-running consumer calls it again when the Mux's fleet
+// changes, as it does when a tool-list change re-matches the presets.
+func (c Config) WithFleet(f *config.Fleet) Config {
+	c.Kinds, c.ServerCoreTools, c.Synonyms = nil, nil, nil
+	c.NoLexicon, c.NoRerank, c.RerankWeights = false, false, nil
 	if f == nil {
 		return c
 	}

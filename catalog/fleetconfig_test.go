@@ -114,3 +114,24 @@ func TestCatalogConfigIDPatterns(t *testing.T) {
 		t.Errorf("IDPatterns = %q, want %q", got, want)
 	}
 }
+
+// TestWithFleet: the fleet settings of a second fleet replace the
+// first's wholesale (a kind or a switch the new fleet lacks is gone), and
+// the fields that do not come from a fleet are kept.
+func TestWithFleet(t *testing.T) {
+	off := false
+	old := &config.Fleet{Search: config.Search{Lexicon: &off, Synonyms: map[string]string{"a": "b"}},
+		KindSettings: map[string]config.KindSettings{"gone": {CoreTools: []string{"x"}}}}
+	c := catalog.FromFleet(old)
+	c.Budget = 123
+	c = c.WithFleet(&config.Fleet{KindSettings: map[string]config.KindSettings{"k8s": {CoreTools: []string{"pods_list"}}}})
+	if c.Budget != 123 {
+		t.Errorf("Budget = %d, want 123 kept", c.Budget)
+	}
+	if c.NoLexicon || c.Synonyms != nil {
+		t.Errorf("NoLexicon=%v Synonyms=%v, want the old fleet's gone", c.NoLexicon, c.Synonyms)
+	}
+	if got := slices.Sorted(maps.Keys(c.Kinds)); !slices.Equal(got, []string{"k8s"}) || !slices.Equal(c.Kinds["k8s"].CoreTools, []string{"pods_list"}) {
+		t.Errorf("Kinds = %+v, want only k8s with its core tools", c.Kinds)
+	}
+}

@@ -125,8 +125,9 @@ func runServe(ctx context.Context, env []string, stdin io.Reader, stdout, stderr
 	}
 	defer mx.Close()
 	// The catalog reads the kind_settings the Mux runs with: the file's,
-	// with the presets it matched merged in.
-	gcfg.Catalog = catalogConfig(mx.Config())
+	// with the presets it matched merged in, re-read whenever a tool-list
+	// change re-matches them.
+	gcfg.SettingsFromMux = true
 	// A long-running server bounds each search's wait for embeddings,
 	// retries the endpoint after a cool-down, and warns again only after
 	// it has recovered and failed anew.

@@ -31,6 +31,12 @@ type Config struct {
 	Mux *mcpfleet.Mux
 	// Catalog tunes search (kind settings, aliases, scopes per tool).
 	Catalog catalog.Config
+	// SettingsFromMux replaces Catalog's fleet settings with those of
+	// Mux.Config() each time the catalog is rebuilt (see
+	// catalog.Config.WithFleet), so that search follows the presets the
+	// Mux re-matches when a tool list changes. Catalog's other fields
+	// (budget, embedder) are kept. `mcpfleet serve` sets it.
+	SettingsFromMux bool
 	// Name and Version are announced in initialize; defaults "mcpfleet"
 	// and "dev".
 	Name, Version string
@@ -167,7 +173,13 @@ func (g *Gateway) catalog() *catalog.Catalog {
 	if g.cat != nil && ver == g.catVer {
 		return g.cat
 	}
-	g.cat = catalog.Build(g.mux.Servers(), g.cfg.Catalog)
+	cfg := g.cfg.Catalog
+	if g.cfg.SettingsFromMux {
+		// Read after Version: a snapshot swapped in between is newer than
+		// ver, and the next call rebuilds again.
+		cfg = cfg.WithFleet(g.mux.Config())
+	}
+	g.cat = catalog.Build(g.mux.Servers(), cfg)
 	g.catVer = ver
 	return g.cat
 }

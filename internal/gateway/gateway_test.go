@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
@@ -474,5 +475,46 @@ func TestCallToolDefusesStructuredContent(t *testing.T) {
 		if count == 0 || got.Row.Note != want {
 			t.Errorf("row %d: the client got note %q, want it defused as %q", i, got.Row.Note, want)
 		}
+	}
+}
+
+// TestSearchFollowsPresetRematch: a server that gains the Kubernetes
+// tools after start gets the kubernetes preset (the Mux re-matches on
+// tools/list_changed), and searchTools then answers from the preset's
+// aliases without a restart. With the settings read once at start, as
+// serve did before SettingsFromMux, the second search finds nothing.
+func TestSearchFollowsPresetRematch(t *testing.T) {
+	s := testfleet.NewServer("cluster", testfleet.Options{})
+	mx, err := mcpfleet.New(t.Context(), &config.Fleet{}, mcpfleet.WithHealthInterval(-1),
+		mcpfleet.WithInProcess("cluster", "k8s", s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mx.Close() })
+	c := connect(t, newGateway(t, gateway.Config{Mux: mx, SettingsFromMux: true}))
+	// The preset's alias for events_list; no tool's own text says it.
+	const query = "probe failures"
+	if got := text(call(t, c, "searchTools", map[string]any{"query": query})); strings.Contains(got, "events_list") {
+		t.Fatalf("searchTools before the k8s tools = %q", got)
+	}
+	for _, tool := range fixtures.MustLoad(t, "kubernetes").Tools {
+		s.AddTool(tool, func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ok"), nil
+		})
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p := mx.Presets()
+		if len(p) == 1 && p[0].Preset == "kubernetes" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the kind never matched the kubernetes preset: %+v", p)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	got := text(call(t, c, "searchTools", map[string]any{"query": query, "k": 1}))
+	if !strings.HasPrefix(got, "k8s.events_list") {
+		t.Errorf("searchTools %q after the re-match = %q, want k8s.events_list first", query, got)
 	}
 }
