@@ -382,10 +382,32 @@ func TestInspectBlindSets(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(f), "_poisoned.txt")
 		pairs[name] = [2]string{name + "_poisoned.txt", name + "_clean.txt"}
 	}
+	// POISON_CORPUS names a folder outside the repo with more pairs, such
+	// as published attacks and public servers' definitions that may not
+	// be copied here: poisoned_NAME.txt beside clean_NAME.txt, one
+	// definition a line as in testdata. Its sets have no floor.
+	if dir := os.Getenv("POISON_CORPUS"); dir != "" {
+		dir, err := filepath.Abs(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "poisoned_*.txt"))
+		if len(files) == 0 {
+			t.Fatalf("POISON_CORPUS=%s has no poisoned_*.txt", dir)
+		}
+		for _, f := range files {
+			name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "poisoned_"), ".txt")
+			pairs["external "+name] = [2]string{f, filepath.Join(dir, "clean_"+name+".txt")}
+		}
+	}
 	seen := map[string]bool{}
 	for _, name := range slices.Sorted(maps.Keys(pairs)) {
 		p := pairs[name]
-		if _, err := os.Stat(filepath.Join("testdata", p[1])); err != nil {
+		clean := p[1]
+		if !filepath.IsAbs(clean) {
+			clean = filepath.Join("testdata", clean)
+		}
+		if _, err := os.Stat(clean); err != nil {
 			t.Errorf("%s has no %s beside it", p[0], p[1])
 			continue
 		}

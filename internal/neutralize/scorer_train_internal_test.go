@@ -106,7 +106,10 @@ func splitDefinition(line string) []Part {
 
 func readSetLines(t testing.TB, file string) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", file))
+	if !filepath.IsAbs(file) {
+		file = filepath.Join("testdata", file)
+	}
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
