@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -160,17 +162,26 @@ func NameWords(name string) []string { return nameWords(name) }
 // FirstSentence returns s up to the end of its first sentence.
 func FirstSentence(s string) string { return firstSentence(s) }
 
-// LexiconFires returns the built-in lexicon entries, by position, one of
-// whose triggers query says as written. Judging entries (catalog/tuning's
-// TestLexiconLOKO) needs it: a request that fires none cannot change.
-func LexiconFires(query string) []int {
+// A LexiconTrigger is one phrase of a built-in lexicon entry: the entry
+// by position, and the phrase as analyzed (stemmed words, spaces between).
+// Phrases of one entry that analyze alike ("review", "reviews") are one
+// trigger.
+type LexiconTrigger struct {
+	Entry  int
+	Phrase string
+}
+
+// LexiconTriggers returns the built-in lexicon's triggers that query says
+// as written. Judging the lexicon (catalog/tuning's TestLexiconLOKO)
+// needs it: a request that says none cannot change.
+func LexiconTriggers(query string) []LexiconTrigger {
 	raw := rawTerms(query)
-	var out []int
+	var out []LexiconTrigger
 	for i, e := range builtinLexicon() {
 		for _, w := range e.when {
-			if containsRun(raw, w) {
-				out = append(out, i)
-				break
+			t := LexiconTrigger{i, strings.Join(w, " ")}
+			if containsRun(raw, w) && !slices.Contains(out, t) {
+				out = append(out, t)
 			}
 		}
 	}
@@ -178,16 +189,23 @@ func LexiconFires(query string) []int {
 }
 
 // WithoutLexicon returns an index like c whose built-in lexicon lacks
-// the entries in skip (by position); the caller's synonyms stay. It is
-// for judging entries, and shares everything else with c.
-func (c *Index) WithoutLexicon(skip map[int]bool) *Index {
+// the triggers skip reports; the caller's synonyms stay. It is for
+// judging entries or triggers, and shares everything else with c.
+func (c *Index) WithoutLexicon(skip func(LexiconTrigger) bool) *Index {
 	ix := *c.ix
-	builtin := builtinLexicon()
+	n := len(builtinLexicon())
 	lx := &lexiconIndex{byFirst: map[string][]trigger{}}
 	for i, e := range c.ix.lexicon.entries {
-		if i < len(builtin) && skip[i] {
+		if i < n {
 			// Keep positions: an entry with no trigger never fires.
-			e = compiledEntry{add: e.add}
+			kept := compiledEntry{add: e.add}
+			for j, w := range e.when {
+				if !skip(LexiconTrigger{i, strings.Join(w, " ")}) {
+					kept.when = append(kept.when, w)
+					kept.terms = append(kept.terms, e.terms[j])
+				}
+			}
+			e = kept
 		}
 		lx.entries = append(lx.entries, e)
 	}

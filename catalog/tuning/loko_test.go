@@ -1,6 +1,7 @@
 package tuning_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -286,29 +287,30 @@ func worstLabel(rs []lokoResult, kind string, j int) string {
 	return fmt.Sprintf("%s %.3f", kind, pick(rs, kind, j).r5)
 }
 
-// TestLexiconLOKO judges the ops lexicon entry by entry under
-// leave-one-kind-out (LEXJUDGE=1): with each kind's catalog and refitted
-// reranker from newLOKO, it ranks every request again with one built-in
-// entry switched off (only requests that say one of its triggers can
-// change) and prints what removing the entry does to the mean over
-// kinds. An entry earns its place only if removing it lowers recall@1 +
-// recall@5. The reranker is not refitted per entry: the figure is what
-// the entry is worth to the ranker as fitted with it. Ranking goes
-// through the engine (search.Index), without the catalog's pinning of
-// quoted tool names, the same way with and without the entry.
+// TestLexiconLOKO judges the ops lexicon under leave-one-kind-out,
+// entry by entry (LEXJUDGE=1) or trigger by trigger (LEXJUDGE=triggers):
+// with each kind's catalog and refitted reranker from newLOKO, it ranks
+// every request again with one built-in entry, or one trigger phrase,
+// switched off (only requests that say it can change) and prints what
+// removing it does to the mean over kinds. An entry or a trigger earns
+// its place only if removing it lowers recall@1 + recall@5. The reranker
+// is not refitted per unit: the figure is what the unit is worth to the
+// ranker as fitted with it. Ranking goes through the engine
+// (search.Index), without the catalog's pinning of quoted tool names, the
+// same way with and without the unit.
 func TestLexiconLOKO(t *testing.T) {
-	if os.Getenv("LEXJUDGE") == "" {
-		t.Skip("set LEXJUDGE=1 to judge the lexicon under leave-one-kind-out")
+	mode := os.Getenv("LEXJUDGE")
+	if mode == "" {
+		t.Skip("set LEXJUDGE=1 (entries) or LEXJUDGE=triggers to judge the lexicon under leave-one-kind-out")
+	}
+	// unit is what is judged: the trigger itself, or its whole entry.
+	unit := func(tr search.LexiconTrigger) search.LexiconTrigger {
+		if mode != "triggers" {
+			tr.Phrase = ""
+		}
+		return tr
 	}
 	l := newLOKO(t, catalogtest.WideFleet(t), false)
-	nLex := 0
-	for _, kind := range l.kinds {
-		for _, q := range l.byKind[kind] {
-			for _, e := range search.LexiconFires(q.Q) {
-				nLex = max(nLex, e+1)
-			}
-		}
-	}
 	nk := float64(len(l.kinds))
 	// score returns recall@1 and recall@5 of one request ranked by idx.
 	score := func(c *catalog.Catalog, idx *search.Index, q tuning.Query) (float64, float64) {
@@ -321,8 +323,11 @@ func TestLexiconLOKO(t *testing.T) {
 		f.add(q.Expect, got)
 		return f.r1, f.r5
 	}
-	d1, d5 := make([]float64, nLex), make([]float64, nLex)
-	fires := make([]int, nLex)
+	type verdict struct {
+		fires  int
+		d1, d5 float64
+	}
+	judged := map[search.LexiconTrigger]*verdict{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -332,39 +337,51 @@ func TestLexiconLOKO(t *testing.T) {
 			defer func() { <-sem }()
 			c, qs := l.cats[kind], l.byKind[kind]
 			n := float64(len(qs))
-			byEntry := map[int][]tuning.Query{}
+			byUnit := map[search.LexiconTrigger][]tuning.Query{}
 			for _, q := range qs {
-				for _, e := range search.LexiconFires(q.Q) {
-					byEntry[e] = append(byEntry[e], q)
+				seen := map[search.LexiconTrigger]bool{}
+				for _, tr := range search.LexiconTriggers(q.Q) {
+					if u := unit(tr); !seen[u] {
+						seen[u] = true
+						byUnit[u] = append(byUnit[u], q)
+					}
 				}
 			}
-			for _, e := range slices.Sorted(maps.Keys(byEntry)) {
-				off := c.Index().WithoutLexicon(map[int]bool{e: true})
+			for u, uqs := range byUnit {
+				off := c.Index().WithoutLexicon(func(tr search.LexiconTrigger) bool { return unit(tr) == u })
 				var b1, b5, a1, a5 float64
-				for _, q := range byEntry[e] {
+				for _, q := range uqs {
 					x1, x5 := score(c, c.Index(), q)
 					y1, y5 := score(c, off, q)
 					b1, b5, a1, a5 = b1+x1, b5+x5, a1+y1, a5+y5
 				}
 				mu.Lock()
-				fires[e] += len(byEntry[e])
-				d1[e] += (a1 - b1) / n / nk
-				d5[e] += (a5 - b5) / n / nk
+				v := judged[u]
+				if v == nil {
+					v = &verdict{}
+					judged[u] = v
+				}
+				v.fires += len(uqs)
+				v.d1 += (a1 - b1) / n / nk
+				v.d5 += (a5 - b5) / n / nk
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
+	units := slices.SortedFunc(maps.Keys(judged), func(a, b search.LexiconTrigger) int {
+		return cmp.Or(cmp.Compare(a.Entry, b.Entry), cmp.Compare(a.Phrase, b.Phrase))
+	})
 	var sb strings.Builder
 	kept := 0
-	for i := range nLex {
-		verdict := "drop"
-		if d1[i]+d5[i] < 0 {
+	for _, u := range units {
+		v, verdict := judged[u], "drop"
+		if v.d1+v.d5 < 0 {
 			verdict = "keep"
 			kept++
 		}
-		fmt.Fprintf(&sb, "%3d %-4s fires %4d  removing: r@1 %+.4f r@5 %+.4f\n", i, verdict, fires[i], d1[i], d5[i])
+		fmt.Fprintf(&sb, "%3d %-24q %-4s fires %4d  removing: r@1 %+.4f r@5 %+.4f\n", u.Entry, u.Phrase, verdict, v.fires, v.d1, v.d5)
 	}
-	fmt.Fprintf(&sb, "kept %d of the %d entries that fire on a request\n", kept, nLex)
+	fmt.Fprintf(&sb, "kept %d of the %d units that fire on a request\n", kept, len(units))
 	t.Log("\n" + sb.String())
 }
