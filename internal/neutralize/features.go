@@ -27,6 +27,12 @@ const (
 	seedGram     = 0x27d4eb2f165667c5
 	seedBias     = 0x85ebca77c2b2ae63
 	seedIdent    = 0xff51afd7ed558ccd
+	// Concepts (concepts.go): a concept, a pair of concepts, and two
+	// words in a row of the concept lists.
+	seedConcept        = 0x4cf5ad432745937f
+	seedConceptPair    = 0x2545f4914f6cdd1d
+	seedConceptWords   = 0x9fb21c651e98df25
+	seedConceptForeign = 0xd6e8feb86659fd93
 )
 
 func mix(h, x uint64) uint64 { return (h ^ x) * 0x100000001b3 }
@@ -50,9 +56,9 @@ func wordHash(s string) uint64 {
 
 // unitFeatures calls fn with the slot hash of each feature of one
 // sentence, and whether it is a flag or bias (weight 1) or a normalized
-// one. name and param are the wordHash of the tool's name and of the
-// parameter the sentence describes.
-func unitFeatures(s string, role byte, name, param uint64, fn func(h uint32, fixed bool)) {
+// one.
+func unitFeatures(s string, sc sentenceAt, fn func(h uint32, fixed bool)) {
+	role, name, param := sc.role, sc.name, sc.param
 	fn(slot(mix(seedBias, 0)), true)
 	fn(slot(mix(seedBias, uint64(role))), true)
 	ident := false
@@ -88,6 +94,7 @@ func unitFeatures(s string, role byte, name, param uint64, fn func(h uint32, fix
 	if ident {
 		fn(slot(mix(seedIdent, uint64(role))), true)
 	}
+	conceptFeatures(conceptMask(s, ident), sc.subject, role, fn)
 	// Character n-grams over the lower-cased text, spaces collapsed, with
 	// a space at each end.
 	var ring [5]rune

@@ -189,10 +189,10 @@ var DefaultScorer = sync.OnceValues(func() (*Scorer, error) { return ParseScorer
 func (s *Scorer) Score(name string, parts []Part) Verdict {
 	v := Verdict{Score: math.Inf(-1), Part: -1}
 	mask := uint32(len(s.w) - 1)
-	eachSentence(name, parts, func(i, start, end int, role byte, nameH, paramH uint64) {
+	eachSentence(name, parts, func(i, start, end int, sc sentenceAt) {
 		var sum, fixed float64
 		n := 0
-		unitFeatures(parts[i].Text[start:end], role, nameH, paramH, func(h uint32, isFixed bool) {
+		unitFeatures(parts[i].Text[start:end], sc, func(h uint32, isFixed bool) {
 			if isFixed {
 				fixed += float64(s.w[h&mask])
 				return
@@ -200,12 +200,12 @@ func (s *Scorer) Score(name string, parts []Part) Verdict {
 			sum += float64(s.w[h&mask])
 			n++
 		})
-		sc := fixed - s.threshold[roleIndex(role)]
+		score := fixed - s.threshold[roleIndex(sc.role)]
 		if n > 0 {
-			sc += sum / math.Sqrt(float64(n))
+			score += sum / math.Sqrt(float64(n))
 		}
-		if sc > v.Score {
-			v.Score, v.Part = sc, i
+		if score > v.Score {
+			v.Score, v.Part = score, i
 			v.Finding = finding(parts[i].Text, RuleLearned, start, end)
 		}
 	})
@@ -213,21 +213,47 @@ func (s *Scorer) Score(name string, parts []Part) Verdict {
 	return v
 }
 
+// sentenceAt is where a sentence sits in its definition.
+type sentenceAt struct {
+	role byte
+	// name and param are the word hashes of the tool's name and of the
+	// parameter the sentence describes.
+	name, param uint64
+	// subject is the concepts of the tool's name and of the first
+	// sentence of its description: what the tool is about.
+	subject uint32
+}
+
 // eachSentence calls fn with each sentence of a definition: the index of
-// its part, its bounds in the part's text, its role, and the word hashes
-// of the tool's name and of the parameter the part describes.
-func eachSentence(name string, parts []Part, fn func(part, start, end int, role byte, name, param uint64)) {
+// its part, its bounds in the part's text, and where it sits.
+func eachSentence(name string, parts []Part, fn func(part, start, end int, sc sentenceAt)) {
+	var subject uint32
+	for w := range strings.FieldsFuncSeq(name, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		subject |= conceptMask(w, false)
+	}
+	for _, p := range parts {
+		if p.Field == "description" {
+			done := false
+			forSentences(p.Text, func(start, end int) {
+				if !done {
+					subject |= conceptMask(p.Text[start:end], false)
+					done = true
+				}
+			})
+			break
+		}
+	}
 	nameH := wordHash(name)
 	for i, p := range parts {
 		role, param := roleOf(p.Field)
-		paramH := wordHash(param)
+		sc := sentenceAt{name: nameH, param: wordHash(param), subject: subject}
 		first := role == roleDescription
 		forSentences(p.Text, func(start, end int) {
-			r := role
+			sc.role = role
 			if first {
-				r, first = roleFirst, false
+				sc.role, first = roleFirst, false
 			}
-			fn(i, start, end, r, nameH, paramH)
+			fn(i, start, end, sc)
 		})
 	}
 }

@@ -74,6 +74,10 @@ type unit struct {
 	fixed, norm []uint32
 	scale       float64 // 1/√len(norm)
 	role        int     // roleIndex
+	text        uint64  // wordHash of the sentence
+	// known is set on a sentence of a poisoned definition that a fixture
+	// definition holds word for word: it is clean.
+	known bool
 }
 
 type example struct {
@@ -179,20 +183,21 @@ func toolParts(description string, schemas map[string]json.RawMessage) []Part {
 }
 
 // untrained are sets the committed model was measured on once, sealed,
-// and never trained on, so that their figures describe scorer.bin.
-// blind4 (2026-12-02): trained on, the model flagged the honest
-// "Sleep, then answer." of the test servers; it stays out until a
-// retrain can be checked against a new held-out set.
-var untrained = map[string]bool{"blind4": true}
+// and never trained on, so that their figures describe scorer.bin; the
+// cross-validation scores them as folds but never trains on them. None
+// now: blind4 was held out until training learned to leave the fixture
+// sentences of poisoned definitions alone (featurizeAll); trained on
+// since, it moved no honest test-server tool over the threshold.
+var untrained = map[string]bool{}
 
-// corpus reads every set but the untrained ones, the jsonl corpora and
-// the fixtures, in a fixed order.
-func corpus(t testing.TB) []doc {
+// corpus reads every set (the untrained ones too if withUntrained), the
+// jsonl corpora and the fixtures, in a fixed order.
+func corpus(t testing.TB, withUntrained bool) []doc {
 	var out []doc
 	pairs := setPairs(t)
 	names := make([]string, 0, len(pairs))
 	for n := range pairs {
-		if !untrained[n] {
+		if withUntrained || !untrained[n] {
 			names = append(names, n)
 		}
 	}
@@ -232,14 +237,42 @@ func fixtureParts(desc string, in, outSchema json.RawMessage) []Part {
 	return toolParts(desc, map[string]json.RawMessage{"inputSchema": in, "outputSchema": outSchema})
 }
 
+// featurizeAll featurizes docs and marks as known the sentences of
+// poisoned docs that a fixture doc holds word for word. Most poisoned
+// sets are real definitions with an order added; unmarked, the honest
+// sentences they share with the fixtures are pushed up with the order.
+// All fixtures mark, also those a cross-validation fold leaves out of
+// training: a real server the model never saw has no sentence in the
+// poisoned sets, and the fold should be scored as one.
+func featurizeAll(docs []doc, bits uint8) []example {
+	exs := make([]example, len(docs))
+	clean := map[uint64]bool{}
+	for i, d := range docs {
+		exs[i] = featurize(d, bits)
+		if d.set == "fixtures" {
+			for _, u := range exs[i].units {
+				clean[u.text] = true
+			}
+		}
+	}
+	for i := range exs {
+		if exs[i].poisoned {
+			for j := range exs[i].units {
+				exs[i].units[j].known = clean[exs[i].units[j].text]
+			}
+		}
+	}
+	return exs
+}
+
 // featurize turns a doc into the units the trainer reads, with the same
 // code the scorer runs.
 func featurize(d doc, bits uint8) example {
 	ex := example{poisoned: d.poisoned, fixture: d.set == "fixtures"}
 	mask := uint32(1)<<bits - 1
-	eachSentence(d.name, d.parts, func(i, start, end int, role byte, name, param uint64) {
-		u := unit{role: roleIndex(role)}
-		unitFeatures(d.parts[i].Text[start:end], role, name, param, func(h uint32, fixed bool) {
+	eachSentence(d.name, d.parts, func(i, start, end int, sc sentenceAt) {
+		u := unit{role: roleIndex(sc.role), text: wordHash(d.parts[i].Text[start:end])}
+		unitFeatures(d.parts[i].Text[start:end], sc, func(h uint32, fixed bool) {
 			if fixed {
 				u.fixed = append(u.fixed, h&mask)
 			} else {
@@ -270,7 +303,8 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 // train fits the weights by AdaGrad on the logistic loss: every sentence
 // of a clean definition is a negative on its own; a poisoned definition
 // is one positive whose score is the log-sum-exp of its sentences', so
-// that the sentence that carries the order takes the blame.
+// that the sentence that carries the order takes the blame. A sentence
+// marked known clean (see featurizeAll) takes none.
 func train(exs []example, cfg trainConfig) []float64 {
 	w := make([]float64, 1<<cfg.bits)
 	g2 := make([]float64, len(w))
@@ -331,9 +365,15 @@ func train(exs []example, cfg trainConfig) []float64 {
 			scores = scores[:0]
 			top := math.Inf(-1)
 			for _, u := range e.units {
-				s := u.score(w)
+				s := math.Inf(-1)
+				if !u.known {
+					s = u.score(w)
+				}
 				scores = append(scores, s)
 				top = max(top, s)
+			}
+			if math.IsInf(top, -1) {
+				continue // every sentence known clean
 			}
 			var z float64
 			for _, s := range scores {
@@ -341,7 +381,9 @@ func train(exs []example, cfg trainConfig) []float64 {
 			}
 			p := sigmoid(top + math.Log(z))
 			for k, u := range e.units {
-				step(u, float64(posW*(p-1))*math.Exp(scores[k]-top)/z)
+				if !u.known {
+					step(u, float64(posW*(p-1))*math.Exp(scores[k]-top)/z)
+				}
 			}
 		}
 	}
@@ -392,11 +434,8 @@ func thresholdFor(docs []doc, exs []example, w []float64, margin float64, perRol
 
 // fitModel trains on every doc and returns the model file.
 func fitModel(t testing.TB, cfg trainConfig) []byte {
-	docs := corpus(t)
-	exs := make([]example, len(docs))
-	for i, d := range docs {
-		exs[i] = featurize(d, cfg.bits)
-	}
+	docs := corpus(t, false)
+	exs := featurizeAll(docs, cfg.bits)
 	w := train(exs, cfg)
 	// The thresholds are taken on the weights as the file keeps them.
 	s, err := ParseScorer(encodeScorer(cfg.bits, [nRoles]float64{}, w))
@@ -440,8 +479,10 @@ func TestTrainScorer(t *testing.T) {
 // TestScorerCrossValidation estimates held-out performance: for each set
 // pair, train without it (and without a share of the fixture kinds),
 // choose the threshold on the fixtures trained on, and score the pair and
-// the fixture kinds left out. The rules are run on each line too; they
-// were tuned on every set but train21, so their figures are in-sample.
+// the fixture kinds left out. An untrained set is a fold too, and is
+// never trained on in any fold, as the committed model never was. The
+// rules are run on each line too; they were tuned on every set but
+// train21 and blind4, so their figures are in-sample on the others.
 func TestScorerCrossValidation(t *testing.T) {
 	if os.Getenv("SCORER_CV") == "" {
 		t.Skip("set SCORER_CV=1 to run the leave-one-set-out estimate")
@@ -450,11 +491,8 @@ func TestScorerCrossValidation(t *testing.T) {
 	if v := os.Getenv("SCORER_CV"); strings.Contains(v, ",") {
 		fmt.Sscanf(v, "%d,%g,%g,%g,%g,%t,%g,%d,%g", &cfg.epochs, &cfg.rate, &cfg.l2, &cfg.posWeight, &cfg.margin, &cfg.perRole, &cfg.prune, &cfg.bits, &cfg.fixtureWeight)
 	}
-	docs := corpus(t)
-	exs := make([]example, len(docs))
-	for i, d := range docs {
-		exs[i] = featurize(d, cfg.bits)
-	}
+	docs := corpus(t, true)
+	exs := featurizeAll(docs, cfg.bits)
 	// SCORER_CV_SPLIT=name cuts that set into four folds by line, to
 	// measure the scorer on a style it has seen in training.
 	if split := os.Getenv("SCORER_CV_SPLIT"); split != "" {
@@ -495,7 +533,7 @@ func TestScorerCrossValidation(t *testing.T) {
 		var trX []example
 		var trD []doc
 		for i, d := range docs {
-			if d.set == s || d.set == "fixtures" && held[d.kind] == fold {
+			if d.set == s || untrained[d.set] || d.set == "fixtures" && held[d.kind] == fold {
 				continue
 			}
 			trX = append(trX, exs[i])
