@@ -34,7 +34,7 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println("active:", s.Active())
-	for _, h := range s.Search(context.Background(), "why is checkout in a crashloop", 2) {
+	for _, h := range s.Search(context.Background(), "why is checkout in a crashloop, any warnings?", 2) {
 		fmt.Printf("hit: %s.%s loaded=%v\n", h.Kind, h.Tool, h.Loaded)
 	}
 	res, err := s.Load([]string{"pods_log", "k8s-1.pods_list", "pods_delete"})

@@ -25,7 +25,7 @@ func TestLexicon(t *testing.T) {
 	}{
 		{"bounce the checkout pod", []string{"kubernetes.pods_delete", "kubernetes.resources_delete"}},
 		{"what did the payments pod print before it died", []string{"kubernetes.pods_log"}},
-		{"what's the p99 for checkout", []string{"prometheus.execute_query", "grafana.query_prometheus"}},
+		{"what's the 5xx rate for checkout", []string{"prometheus.execute_query", "grafana.query_prometheus"}},
 		{"get me a shell in the redis pod", []string{"kubernetes.pods_exec"}},
 		{"is any exporter failing to be scraped", []string{"prometheus.get_targets"}},
 		{"is the search cluster degraded", []string{"opensearch.ClusterHealthTool"}},
