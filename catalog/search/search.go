@@ -180,7 +180,7 @@ func LexiconTriggers(query string) []LexiconTrigger {
 	for i, e := range builtinLexicon() {
 		for _, w := range e.when {
 			t := LexiconTrigger{i, strings.Join(w, " ")}
-			if containsRun(raw, w) && !slices.Contains(out, t) {
+			if containsRun(raw, w) && e.fires(raw) && !slices.Contains(out, t) {
 				out = append(out, t)
 			}
 		}
@@ -198,7 +198,7 @@ func (c *Index) WithoutLexicon(skip func(LexiconTrigger) bool) *Index {
 	for i, e := range c.ix.lexicon.entries {
 		if i < n {
 			// Keep positions: an entry with no trigger never fires.
-			kept := compiledEntry{add: e.add}
+			kept := compiledEntry{add: e.add, near: e.near}
 			for j, w := range e.when {
 				if !skip(LexiconTrigger{i, strings.Join(w, " ")}) {
 					kept.when = append(kept.when, w)
