@@ -103,6 +103,9 @@ type index struct {
 	// oneWord marks tools whose name is a single word ("redis",
 	// "deploy", "count").
 	oneWord []bool
+	// docNumber holds each tool's name words whose grammatical number
+	// tells it from a twin (see number.go); nil for most.
+	docNumber []map[string]gramNumber
 	// weights are the reranker's; nil ranks by BM25 alone.
 	weights *features
 	scratch *sync.Pool // *scratch
@@ -235,6 +238,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 		ix.nameTerms = append(ix.nameTerms, ts)
 	}
 	ix.buildKinds(entries, tfs, common, about)
+	ix.docNumber = nameNumbers(entries)
 	ix.docIntent = make([]intent, n)
 	ix.docVerb = make([]string, n)
 	ix.docChange = make([]string, n)
@@ -498,6 +502,9 @@ type analyzed struct {
 	// ident holds the terms the request says only inside identifiers
 	// (identifierTerms); nil for most requests.
 	ident map[string]bool
+	// numbers is the grammatical number of each stem the request says
+	// (requestNumbers).
+	numbers map[string]gramNumber
 }
 
 type alt struct {
@@ -506,7 +513,7 @@ type alt struct {
 }
 
 func (ix *index) analyze(query string) *analyzed {
-	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}}
+	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query)}
 	q.terms = terms(query)
 	slices.Sort(q.terms)
 	q.terms = slices.Compact(q.terms)
@@ -703,6 +710,11 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// for a request. Alias bonuses stay whole: an operator's
 			// phrase outranks the verb heuristic.
 			s *= intentFactor(req, ix.docIntent[d])
+			// Grammatical number: "alert 3311" is get_alert's,
+			// "alerts" list_alerts'.
+			if ix.docNumber[d] != nil && q.numbers != nil {
+				s *= numberFactor(q.numbers, ix.docNumber[d])
+			}
 			// Name coverage: near twins share their object words, and
 			// the one whose name the query says more of is the more
 			// specific match ("what metrics do we export" names all of
