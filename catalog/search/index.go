@@ -398,14 +398,20 @@ func (ix *index) nameKinds(pos map[string]int32, servers []map[string]bool, comm
 }
 
 // coverage returns the idf-weighted share of tool d's distinguishing
-// name words that the query says, an expansion word counting
-// expandWeight.
+// name words that the query says, an expansion word or a change verb
+// the request asks for in other words counting expandWeight.
 func (ix *index) coverage(q *analyzed, d int) float64 {
 	var got, all float64
 	for _, t := range ix.nameTerms[d] {
 		w := ix.idf[t]
 		all += w
 		got += w * q.weight[t]
+		// A change verb of the name is said, as an expansion is, when
+		// the request asks for that change in its own words: "ack
+		// alert group X" says the "update" of update_alert_group.
+		if q.weight[t] == 0 && q.req&stemIntent[t] != 0 {
+			got += w * expandWeight
+		}
 	}
 	if all == 0 {
 		return 0
@@ -505,6 +511,8 @@ type analyzed struct {
 	// numbers is the grammatical number of each stem the request says
 	// (requestNumbers).
 	numbers map[string]gramNumber
+	// req is the change the request asks for (requestIntents).
+	req intent
 }
 
 type alt struct {
@@ -600,6 +608,7 @@ type scored struct {
 func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 	req, main := requestIntents(query)
 	q := ix.analyze(query)
+	q.req = req
 	if ix.weights == nil {
 		cands := ix.candidates(q, req, allow, limit)
 		out := make([]scored, len(cands))

@@ -27,3 +27,35 @@ func TestOneWordNameSaidInPassing(t *testing.T) {
 		t.Errorf("redis asked for: first is %q, want redis", got)
 	}
 }
+
+// A name's change verb counts as said, toward name coverage, when the
+// request asks for that kind of change in other words: "ack alert group
+// X" says more of update_alert_group than "the alert group X" does, and
+// it ranks first over the pager's acknowledge tool.
+func TestChangeVerbCoversName(t *testing.T) {
+	docs := []Doc{
+		{Kind: "pager", Tool: "pager_acknowledge_alert", Description: "Acknowledge an alert"},
+		{Kind: "pager", Tool: "pager_list_alerts", Description: "List alerts"},
+		{Kind: "pager", Tool: "pager_close_alert", Description: "Close an alert"},
+		{Kind: "oncall", Tool: "update_alert_group", Description: "Update the state of a Grafana OnCall alert group: acknowledge, unacknowledge, resolve, or unresolve it by ID."},
+		{Kind: "oncall", Tool: "list_alert_groups", Description: "List alert groups from Grafana OnCall with filtering options: state (new, acknowledged, resolved), team, time range."},
+		{Kind: "oncall", Tool: "get_alert_group", Description: "Get a specific alert group from Grafana OnCall by its ID."},
+	}
+	idx := New(docs, Options{NoRerank: true})
+	cover := func(query string) float64 {
+		q := idx.ix.analyze(query)
+		q.req, _ = requestIntents(query)
+		return idx.ix.coverage(q, 3)
+	}
+	if ack, read := cover("ack alert group IX7Q2ZK"), cover("the alert group IX7Q2ZK"); ack <= read {
+		t.Errorf("coverage of update_alert_group: ack %.3f, not above a read's %.3f", ack, read)
+	}
+	rs := idx.Search(t.Context(), "ack OnCall alert group IX7Q2ZK", func(int) bool { return true }, 3)
+	if len(rs) == 0 || docs[rs[0].Doc].Tool != "update_alert_group" {
+		var got []string
+		for _, r := range rs {
+			got = append(got, docs[r.Doc].Tool)
+		}
+		t.Errorf("ack alert group: got %v, want update_alert_group first", got)
+	}
+}
