@@ -106,6 +106,9 @@ type index struct {
 	// docNumber holds each tool's name words whose grammatical number
 	// tells it from a twin (see number.go); nil for most.
 	docNumber []map[string]gramNumber
+	// docValues are the value types each tool's parameters take, and
+	// kindValues those of each kind's tools (see value.go).
+	docValues, kindValues []valueType
 	// weights are the reranker's; nil ranks by BM25 alone.
 	weights *features
 	scratch *sync.Pool // *scratch
@@ -239,6 +242,12 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	}
 	ix.buildKinds(entries, tfs, common, about)
 	ix.docNumber = nameNumbers(entries)
+	ix.docValues = make([]valueType, n)
+	ix.kindValues = make([]valueType, ix.nKinds)
+	for i, e := range entries {
+		ix.docValues[i] = toolValues(e.Schema)
+		ix.kindValues[ix.docKind[i]] |= ix.docValues[i]
+	}
 	ix.docIntent = make([]intent, n)
 	ix.docVerb = make([]string, n)
 	ix.docChange = make([]string, n)
@@ -513,6 +522,8 @@ type analyzed struct {
 	numbers map[string]gramNumber
 	// req is the change the request asks for (requestIntents).
 	req intent
+	// values are the value types the request carries (value.go).
+	values valueType
 }
 
 type alt struct {
@@ -521,7 +532,8 @@ type alt struct {
 }
 
 func (ix *index) analyze(query string) *analyzed {
-	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query)}
+	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query),
+		values: requestValues(query)}
 	q.terms = terms(query)
 	slices.Sort(q.terms)
 	q.terms = slices.Compact(q.terms)
@@ -723,6 +735,11 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// "alerts" list_alerts'.
 			if ix.docNumber[d] != nil && q.numbers != nil {
 				s *= numberFactor(q.numbers, ix.docNumber[d])
+			}
+			// A value the request carries that the tool's twins take
+			// and it does not: "log 2h on OPS-77" is add_worklog's.
+			if q.values != 0 {
+				s *= valueFactor(q.values, ix.docValues[d], ix.kindValues[ix.docKind[d]])
 			}
 			// Name coverage: near twins share their object words, and
 			// the one whose name the query says more of is the more
