@@ -404,7 +404,40 @@ func (ix *index) nameKinds(pos map[string]int32, servers []map[string]bool, comm
 			ix.kindNames[t] = k
 		}
 	}
+	// A name is said short too: "argo" for argocd, "mongo" for mongodb.
+	// A beginning of four letters or more, and of half the name or more
+	// ("conf" is not confluence), names the kind when it begins
+	// no other kind's name, is no name itself and no other kind's tools
+	// say it ("data" of datadog is everyone's word).
+	short := map[string]int32{}
+	for t, k := range ix.kindNames {
+		for n := max(minShortName, (len(t)+1)/2); n < len(t); n++ {
+			p := t[:n]
+			if _, named := ix.kindNames[p]; named || !ix.onlyKindWord(p, k) {
+				continue
+			}
+			if other, ok := short[p]; ok && other != k {
+				short[p] = -1
+				continue
+			}
+			short[p] = k
+		}
+	}
+	for p, k := range short {
+		if k >= 0 {
+			ix.kindNames[p] = k
+		}
+	}
 }
+
+// onlyKindWord reports whether no tools but kind k's have term t.
+func (ix *index) onlyKindWord(t string, k int32) bool {
+	ps := ix.kindPosts[t]
+	return len(ps) == 0 || len(ps) == 1 && ps[0].doc == k
+}
+
+// minShortName is the fewest letters a kind's name is said with.
+const minShortName = 4
 
 // coverage returns the idf-weighted share of tool d's distinguishing
 // name words that the query says, an expansion word or a change verb

@@ -59,3 +59,39 @@ func TestChangeVerbCoversName(t *testing.T) {
 		t.Errorf("ack alert group: got %v, want update_alert_group first", got)
 	}
 }
+
+// A kind's name said short names it: "argo" is argocd. A beginning that
+// is under half the name ("conf"), or a word other kinds' tools use
+// ("data" of datadog), names nothing.
+func TestShortKindName(t *testing.T) {
+	docs := []Doc{
+		{Kind: "argocd", Tool: "sync_application", Description: "Sync an application."},
+		{Kind: "argocd", Tool: "list_applications", Description: "List applications."},
+		{Kind: "confluence", Tool: "confluence_get_page", Description: "Get a page."},
+		{Kind: "confluence", Tool: "confluence_search", Description: "Search pages."},
+		{Kind: "datadog", Tool: "get_logs", Description: "Search logs."},
+		{Kind: "datadog", Tool: "list_hosts", Description: "List hosts."},
+		{Kind: "mongo", Tool: "aggregate", Description: "Run an aggregation over data in a collection."},
+	}
+	idx := New(docs, Options{NoRerank: true})
+	named := func(q string) []string {
+		var out []string
+		for k, ok := range idx.ix.namedKinds(q, terms(q)) {
+			if ok {
+				for i, d := range docs {
+					if int(idx.ix.docKind[i]) == k {
+						out = append(out, d.Kind)
+						break
+					}
+				}
+			}
+		}
+		return out
+	}
+	for q, want := range map[string]string{"sync the argo app": "argocd", "the nginx conf": "", "the data pipeline": ""} {
+		got := named(q)
+		if want == "" && len(got) != 0 || want != "" && (len(got) != 1 || got[0] != want) {
+			t.Errorf("%q names %v, want %q", q, got, want)
+		}
+	}
+}
