@@ -103,9 +103,9 @@ type index struct {
 	// oneWord marks tools whose name is a single word ("redis",
 	// "deploy", "count").
 	oneWord []bool
-	// docNumber holds each tool's name words whose grammatical number
-	// tells it from a twin (see number.go); nil for most.
-	docNumber []map[string]gramNumber
+	// numberDocs lists, by stem, the tools whose name says it in a
+	// grammatical number that tells them from a twin (see number.go).
+	numberDocs map[string][]numberDoc
 	// docValues are the value types each tool's parameters take, and
 	// kindValues those of each kind's tools (see value.go).
 	docValues, kindValues []valueType
@@ -241,7 +241,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 		ix.nameTerms = append(ix.nameTerms, ts)
 	}
 	ix.buildKinds(entries, tfs, common, about)
-	ix.docNumber = nameNumbers(entries)
+	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = make([]valueType, n)
 	ix.kindValues = make([]valueType, ix.nKinds)
 	for i, e := range entries {
@@ -447,11 +447,12 @@ func (ix *index) coverage(q *analyzed, d int) float64 {
 	for _, t := range ix.nameTerms[d] {
 		w := ix.idf[t]
 		all += w
-		got += w * q.weight[t]
+		said := q.weight[t]
+		got += w * said
 		// A change verb of the name is said, as an expansion is, when
 		// the request asks for that change in its own words: "ack
 		// alert group X" says the "update" of update_alert_group.
-		if q.weight[t] == 0 && q.req&stemIntent[t] != 0 {
+		if said == 0 && q.req != 0 && q.req&stemIntent[t] != 0 {
 			got += w * expandWeight
 		}
 	}
@@ -744,6 +745,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	}
 	ks := ix.kindScores(q)
 	named := ix.namedKinds(q.query, q.terms)
+	numberFs := numberFactors(q.numbers, ix.numberDocs)
 	out := make([]candidate, 0, len(touched))
 	for _, d := range touched {
 		if allow(d) {
@@ -766,8 +768,8 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			s *= intentFactor(req, ix.docIntent[d])
 			// Grammatical number: "alert 3311" is get_alert's,
 			// "alerts" list_alerts'.
-			if ix.docNumber[d] != nil && q.numbers != nil {
-				s *= numberFactor(q.numbers, ix.docNumber[d])
+			if f, ok := numberFs[int32(d)]; ok {
+				s *= f
 			}
 			// A value the request carries that the tool's twins take
 			// and it does not: "log 2h on OPS-77" is add_worklog's.

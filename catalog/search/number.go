@@ -117,22 +117,62 @@ func requestNumbers(query string) map[string]gramNumber {
 	return out
 }
 
-// numberFactor is the multiplier for a tool whose distinguishing name
-// words have the numbers doc, for a request that says req.
-func numberFactor(req, doc map[string]gramNumber) float64 {
-	agree, disagree := false, false
-	for s, n := range doc {
-		switch req[s] {
-		case n:
-			agree = true
-		case n ^ (singular | plural):
-			disagree = true
+// numberDoc is one tool whose name says a distinguishing stem in n.
+type numberDoc struct {
+	doc int32
+	n   gramNumber
+}
+
+// numberIndex inverts nameNumbers: for each stem, the tools whose name
+// says it distinguishingly.
+func numberIndex(per []map[string]gramNumber) map[string][]numberDoc {
+	out := map[string][]numberDoc{}
+	for d, m := range per {
+		for s, n := range m {
+			out[s] = append(out[s], numberDoc{int32(d), n})
 		}
 	}
-	switch {
-	case agree && !disagree:
+	return out
+}
+
+// numberFactors returns the multiplier of every tool the request's
+// numbers say something about (see numberFactor); nil for none.
+func numberFactors(req map[string]gramNumber, idx map[string][]numberDoc) map[int32]float64 {
+	var flags map[int32]uint8 // 1: agrees, 2: disagrees
+	for s, rn := range req {
+		for _, nd := range idx[s] {
+			var f uint8
+			switch rn {
+			case nd.n:
+				f = 1
+			case nd.n ^ (singular | plural):
+				f = 2
+			default:
+				continue
+			}
+			if flags == nil {
+				flags = map[int32]uint8{}
+			}
+			flags[nd.doc] |= f
+		}
+	}
+	if flags == nil {
+		return nil
+	}
+	out := make(map[int32]float64, len(flags))
+	for d, f := range flags {
+		out[d] = numberFactor(f)
+	}
+	return out
+}
+
+// numberFactor is the multiplier for a tool whose distinguishing name
+// words agree with the request's number (flag 1), disagree (2), or both.
+func numberFactor(flags uint8) float64 {
+	switch flags {
+	case 1:
 		return numberAgree
-	case disagree && !agree:
+	case 2:
 		return numberDisagree
 	}
 	return 1

@@ -68,19 +68,21 @@ func requestValues(query string) valueType {
 		prev = strings.ToLower(strings.Trim(f, ",;:!?()[]\"'`."))
 		tok := strings.Trim(f, ",;:!?()[]\"'`")
 		tok = strings.TrimSuffix(tok, ".")
+		// Cheap tests first: most words carry no value at all.
+		digit := strings.ContainsAny(tok, "0123456789")
 		switch {
 		case tok == "":
-		case urlValue.MatchString(tok):
+		case strings.Contains(tok, "://") && urlValue.MatchString(tok):
 			vt |= valueURL
-		case emailValue.MatchString(tok):
+		case strings.Contains(tok, "@") && emailValue.MatchString(tok):
 			vt |= valueEmail
-		case ipValue.MatchString(tok):
+		case digit && ipValue.MatchString(tok):
 			vt |= valueIP
-		case sizeValue.MatchString(tok):
+		case digit && sizeValue.MatchString(tok):
 			vt |= valueSize
-		case durationValue.MatchString(strings.ToLower(tok)) && !measureBefore[before]:
+		case digit && !measureBefore[before] && durationValue.MatchString(strings.ToLower(tok)):
 			vt |= valueDuration
-		case strings.Contains(tok, "/") && fileName(tok) || strings.HasPrefix(tok, "./"):
+		case strings.Contains(tok, "/") && (strings.HasPrefix(tok, "./") || fileName(tok)):
 			vt |= valueFile
 		}
 	}
