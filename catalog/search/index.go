@@ -124,6 +124,9 @@ type scratch struct {
 	scores []float64
 	hits   []uint16  // query slots matched
 	cur    []float64 // the current slot's best per document
+	// number holds each document's grammatical-number agreement with
+	// the request (numberFlags); zero for most.
+	number []uint8
 }
 
 // nFields is the number of fields fieldsOf returns.
@@ -268,7 +271,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	}
 	ix.weights = &rerankWeights
 	ix.scratch = &sync.Pool{New: func() any {
-		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n)}
+		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n), number: make([]uint8, n)}
 	}}
 	return ix
 }
@@ -745,7 +748,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	}
 	ks := ix.kindScores(q)
 	named := ix.namedKinds(q.query, q.terms)
-	numberFs := numberFactors(q.numbers, ix.numberDocs)
+	numbered := numberFlags(q.numbers, ix.numberDocs, sc.number)
 	out := make([]candidate, 0, len(touched))
 	for _, d := range touched {
 		if allow(d) {
@@ -768,8 +771,8 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			s *= intentFactor(req, ix.docIntent[d])
 			// Grammatical number: "alert 3311" is get_alert's,
 			// "alerts" list_alerts'.
-			if f, ok := numberFs[int32(d)]; ok {
-				s *= f
+			if fl := sc.number[d]; fl != 0 {
+				s *= numberFactor(fl)
 			}
 			// A value the request carries that the tool's twins take
 			// and it does not: "log 2h on OPS-77" is add_worklog's.
@@ -799,6 +802,9 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			out = append(out, c)
 		}
 		scores[d], hits[d] = 0, 0
+	}
+	for _, d := range numbered {
+		sc.number[d] = 0
 	}
 	ix.scratch.Put(sc)
 	return topN(out, limit)

@@ -135,10 +135,11 @@ func numberIndex(per []map[string]gramNumber) map[string][]numberDoc {
 	return out
 }
 
-// numberFactors returns the multiplier of every tool the request's
-// numbers say something about (see numberFactor); nil for none.
-func numberFactors(req map[string]gramNumber, idx map[string][]numberDoc) map[int32]float64 {
-	var flags map[int32]uint8 // 1: agrees, 2: disagrees
+// numberFlags records in flags, by document, whether the request's
+// numbers agree (1) or disagree (2) with each tool's distinguishing name
+// words, and returns the documents it marked, for the caller to clear.
+func numberFlags(req map[string]gramNumber, idx map[string][]numberDoc, flags []uint8) []int32 {
+	var marked []int32
 	for s, rn := range req {
 		for _, nd := range idx[s] {
 			var f uint8
@@ -150,20 +151,13 @@ func numberFactors(req map[string]gramNumber, idx map[string][]numberDoc) map[in
 			default:
 				continue
 			}
-			if flags == nil {
-				flags = map[int32]uint8{}
+			if flags[nd.doc] == 0 {
+				marked = append(marked, nd.doc)
 			}
 			flags[nd.doc] |= f
 		}
 	}
-	if flags == nil {
-		return nil
-	}
-	out := make(map[int32]float64, len(flags))
-	for d, f := range flags {
-		out[d] = numberFactor(f)
-	}
-	return out
+	return marked
 }
 
 // numberFactor is the multiplier for a tool whose distinguishing name
