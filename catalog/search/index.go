@@ -137,8 +137,10 @@ type field struct {
 	terms []string
 }
 
-func fieldsOf(e Doc) []field {
-	pn, pd := schemaText(e.Schema)
+// fieldsOf returns a document's fields, and the value types its
+// parameters take (value.go).
+func fieldsOf(e Doc) ([]field, valueType) {
+	pn, pd, vt := schemaText(e.Schema)
 	return []field{
 		// Each name word once: merge_merge_request is not more about
 		// merging than list_merge_requests.
@@ -153,15 +155,16 @@ func fieldsOf(e Doc) []field {
 		// The description's first sentence says what the tool is for;
 		// the rest says how. Its words count again.
 		{wFirst, terms(firstSentence(e.Description))},
-	}
+	}, vt
 }
 
 func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	n := len(entries)
 	docs := make([][]field, n)
+	vals := make([]valueType, n)
 	var avg [nFields]float64
 	for i, e := range entries {
-		docs[i] = fieldsOf(e)
+		docs[i], vals[i] = fieldsOf(e)
 	}
 	splitNames(entries, docs)
 	for i := range entries {
@@ -245,11 +248,10 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	}
 	ix.buildKinds(entries, tfs, common, about)
 	ix.numberDocs = numberIndex(nameNumbers(entries))
-	ix.docValues = make([]valueType, n)
+	ix.docValues = vals
 	ix.kindValues = make([]valueType, ix.nKinds)
-	for i, e := range entries {
-		ix.docValues[i] = toolValues(e.Schema)
-		ix.kindValues[ix.docKind[i]] |= ix.docValues[i]
+	for i, vt := range vals {
+		ix.kindValues[ix.docKind[i]] |= vt
 	}
 	ix.docIntent = make([]intent, n)
 	ix.docVerb = make([]string, n)
@@ -942,11 +944,12 @@ func sortRanked[T ranked](s []T) {
 }
 
 // schemaText walks an input schema and returns its parameter names and
-// parameter descriptions, each joined by spaces.
-func schemaText(raw json.RawMessage) (names, descs string) {
+// parameter descriptions, each joined by spaces, and the value types its
+// top-level parameters take (paramValueType).
+func schemaText(raw json.RawMessage) (names, descs string, values valueType) {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return "", ""
+		return "", "", 0
 	}
 	var nb, db strings.Builder
 	var walk func(v any, depth int)
@@ -959,6 +962,9 @@ func schemaText(raw json.RawMessage) (names, descs string) {
 			for name, p := range props {
 				nb.WriteString(name)
 				nb.WriteByte(' ')
+				if depth == 0 {
+					values |= paramValueType(name)
+				}
 				if pm, ok := p.(map[string]any); ok {
 					if d, ok := pm["description"].(string); ok {
 						db.WriteString(d)
@@ -995,5 +1001,5 @@ func schemaText(raw json.RawMessage) (names, descs string) {
 		}
 	}
 	walk(v, 0)
-	return nb.String(), db.String()
+	return nb.String(), db.String(), values
 }

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 )
@@ -89,20 +88,12 @@ func requestValues(query string) valueType {
 	return vt
 }
 
-// toolValues returns the value types a tool's parameters take, by their
-// names' words.
-func toolValues(schema json.RawMessage) valueType {
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	if json.Unmarshal(schema, &s) != nil {
-		return 0
-	}
+// paramValueType returns the value types a parameter takes, by its
+// name's words ("timeSpent": a duration).
+func paramValueType(name string) valueType {
 	var vt valueType
-	for name := range s.Properties {
-		for _, w := range nameWords(name) {
-			vt |= paramTypes[strings.ToLower(w)]
-		}
+	for _, w := range nameWords(name) {
+		vt |= paramTypes[strings.ToLower(w)]
 	}
 	return vt
 }
