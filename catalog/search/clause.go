@@ -158,5 +158,18 @@ func identifier(w string) bool {
 	case strings.Contains(strings.Trim(w, "/"), "/") && namedPath(w):
 		return true
 	}
-	return fileName(w) || podName(w)
+	return fileName(w) || podName(w) || instanceName(w)
+}
+
+// instanceName reports whether w names one instance of something by a
+// numbered or wildcard suffix: redis-0, es-data-3, app-logs-2024.06.11,
+// logs-payments-*. Its words say whose instance it is, not what is
+// asked: "how many docs in app-logs-2024.06.11" is not about logs.
+func instanceName(w string) bool {
+	i := strings.LastIndexByte(w, '-')
+	if i <= 0 || i == len(w)-1 || !unicode.IsLetter(rune(w[0])) {
+		return false
+	}
+	tail := w[i+1:]
+	return tail == "*" || strings.ContainsAny(tail, "0123456789") && strings.Trim(tail, "0123456789.*") == ""
 }

@@ -58,6 +58,13 @@ func TestIdentifierTerms(t *testing.T) {
 		{"run up{job=\"node-exporter\"} == 0", []string{"exporter", "job", "nod", "up"}},
 		{"read deploy/values-prod.yaml in ops/helm-charts", []string{"chart", "deploy", "helm", "ops", "prod", "valu", "yaml"}},
 		{"logs of checkout-api-7d9f8c-x2kqp", []string{"7d9f8c", "api", "checkout", "x2kqp"}},
+		// A numbered or wildcard suffix names an instance: its words
+		// say whose, not what is asked.
+		{"how many docs in app-logs-2024.06.11 have level ERROR", []string{"06", "11", "2024", "app", "log"}},
+		{"open a shell in redis-0 and check maxmemory", []string{"0", "redis"}},
+		{"which logs-payments-* indices exist", []string{"log", "payment"}},
+		{"who's got SEC-88, and who's on sec?", []string{"88"}},
+		{"check the checkout-api logs", nil},
 		// Two-part snake_case is a tool name or a word pair, not an identifier.
 		{"find_symbol in the repo", nil},
 		{"show the checkout pods", nil},

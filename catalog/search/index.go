@@ -103,6 +103,12 @@ type index struct {
 	// oneWord marks tools whose name is a single word ("redis",
 	// "deploy", "count").
 	oneWord []bool
+	// numberDocs lists, by stem, the tools whose name says it in a
+	// grammatical number that tells them from a twin (see number.go).
+	numberDocs map[string][]numberDoc
+	// docValues are the value types each tool's parameters take, and
+	// kindValues those of each kind's tools (see value.go).
+	docValues, kindValues []valueType
 	// weights are the reranker's; nil ranks by BM25 alone.
 	weights *features
 	scratch *sync.Pool // *scratch
@@ -118,6 +124,9 @@ type scratch struct {
 	scores []float64
 	hits   []uint16  // query slots matched
 	cur    []float64 // the current slot's best per document
+	// number holds each document's grammatical-number agreement with
+	// the request (numberFlags); zero for most.
+	number []uint8
 }
 
 // nFields is the number of fields fieldsOf returns.
@@ -128,8 +137,10 @@ type field struct {
 	terms []string
 }
 
-func fieldsOf(e Doc) []field {
-	pn, pd := schemaText(e.Schema)
+// fieldsOf returns a document's fields, and the value types its
+// parameters take (value.go).
+func fieldsOf(e Doc) ([]field, valueType) {
+	pn, pd, vt := schemaText(e.Schema)
 	return []field{
 		// Each name word once: merge_merge_request is not more about
 		// merging than list_merge_requests.
@@ -144,15 +155,16 @@ func fieldsOf(e Doc) []field {
 		// The description's first sentence says what the tool is for;
 		// the rest says how. Its words count again.
 		{wFirst, terms(firstSentence(e.Description))},
-	}
+	}, vt
 }
 
 func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	n := len(entries)
 	docs := make([][]field, n)
+	vals := make([]valueType, n)
 	var avg [nFields]float64
 	for i, e := range entries {
-		docs[i] = fieldsOf(e)
+		docs[i], vals[i] = fieldsOf(e)
 	}
 	splitNames(entries, docs)
 	for i := range entries {
@@ -235,6 +247,12 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 		ix.nameTerms = append(ix.nameTerms, ts)
 	}
 	ix.buildKinds(entries, tfs, common, about)
+	ix.numberDocs = numberIndex(nameNumbers(entries))
+	ix.docValues = vals
+	ix.kindValues = make([]valueType, ix.nKinds)
+	for i, vt := range vals {
+		ix.kindValues[ix.docKind[i]] |= vt
+	}
 	ix.docIntent = make([]intent, n)
 	ix.docVerb = make([]string, n)
 	ix.docChange = make([]string, n)
@@ -255,7 +273,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	}
 	ix.weights = &rerankWeights
 	ix.scratch = &sync.Pool{New: func() any {
-		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n)}
+		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n), number: make([]uint8, n)}
 	}}
 	return ix
 }
@@ -391,17 +409,57 @@ func (ix *index) nameKinds(pos map[string]int32, servers []map[string]bool, comm
 			ix.kindNames[t] = k
 		}
 	}
+	// A name is said short too: "argo" for argocd, "mongo" for mongodb.
+	// A beginning of four letters or more, and of half the name or more
+	// ("conf" is not confluence), names the kind when it begins
+	// no other kind's name, is no name itself and no other kind's tools
+	// say it ("data" of datadog is everyone's word).
+	short := map[string]int32{}
+	for t, k := range ix.kindNames {
+		for n := max(minShortName, (len(t)+1)/2); n < len(t); n++ {
+			p := t[:n]
+			if _, named := ix.kindNames[p]; named || !ix.onlyKindWord(p, k) {
+				continue
+			}
+			if other, ok := short[p]; ok && other != k {
+				short[p] = -1
+				continue
+			}
+			short[p] = k
+		}
+	}
+	for p, k := range short {
+		if k >= 0 {
+			ix.kindNames[p] = k
+		}
+	}
 }
 
+// onlyKindWord reports whether no tools but kind k's have term t.
+func (ix *index) onlyKindWord(t string, k int32) bool {
+	ps := ix.kindPosts[t]
+	return len(ps) == 0 || len(ps) == 1 && ps[0].doc == k
+}
+
+// minShortName is the fewest letters a kind's name is said with.
+const minShortName = 4
+
 // coverage returns the idf-weighted share of tool d's distinguishing
-// name words that the query says, an expansion word counting
-// expandWeight.
+// name words that the query says, an expansion word or a change verb
+// the request asks for in other words counting expandWeight.
 func (ix *index) coverage(q *analyzed, d int) float64 {
 	var got, all float64
 	for _, t := range ix.nameTerms[d] {
 		w := ix.idf[t]
 		all += w
-		got += w * q.weight[t]
+		said := q.weight[t]
+		got += w * said
+		// A change verb of the name is said, as an expansion is, when
+		// the request asks for that change in its own words: "ack
+		// alert group X" says the "update" of update_alert_group.
+		if said == 0 && q.req != 0 && q.req&stemIntent[t] != 0 {
+			got += w * expandWeight
+		}
 	}
 	if all == 0 {
 		return 0
@@ -498,6 +556,13 @@ type analyzed struct {
 	// ident holds the terms the request says only inside identifiers
 	// (identifierTerms); nil for most requests.
 	ident map[string]bool
+	// numbers is the grammatical number of each stem the request says
+	// (requestNumbers).
+	numbers map[string]gramNumber
+	// req is the change the request asks for (requestIntents).
+	req intent
+	// values are the value types the request carries (value.go).
+	values valueType
 }
 
 type alt struct {
@@ -506,7 +571,8 @@ type alt struct {
 }
 
 func (ix *index) analyze(query string) *analyzed {
-	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}}
+	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query),
+		values: requestValues(query)}
 	q.terms = terms(query)
 	slices.Sort(q.terms)
 	q.terms = slices.Compact(q.terms)
@@ -593,6 +659,7 @@ type scored struct {
 func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 	req, main := requestIntents(query)
 	q := ix.analyze(query)
+	q.req = req
 	if ix.weights == nil {
 		cands := ix.candidates(q, req, allow, limit)
 		out := make([]scored, len(cands))
@@ -683,6 +750,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	}
 	ks := ix.kindScores(q)
 	named := ix.namedKinds(q.query, q.terms)
+	numbered := numberFlags(q.numbers, ix.numberDocs, sc.number)
 	out := make([]candidate, 0, len(touched))
 	for _, d := range touched {
 		if allow(d) {
@@ -703,6 +771,16 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// for a request. Alias bonuses stay whole: an operator's
 			// phrase outranks the verb heuristic.
 			s *= intentFactor(req, ix.docIntent[d])
+			// Grammatical number: "alert 3311" is get_alert's,
+			// "alerts" list_alerts'.
+			if fl := sc.number[d]; fl != 0 {
+				s *= numberFactor(fl)
+			}
+			// A value the request carries that the tool's twins take
+			// and it does not: "log 2h on OPS-77" is add_worklog's.
+			if q.values != 0 {
+				s *= valueFactor(q.values, ix.docValues[d], ix.kindValues[ix.docKind[d]])
+			}
 			// Name coverage: near twins share their object words, and
 			// the one whose name the query says more of is the more
 			// specific match ("what metrics do we export" names all of
@@ -726,6 +804,9 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			out = append(out, c)
 		}
 		scores[d], hits[d] = 0, 0
+	}
+	for _, d := range numbered {
+		sc.number[d] = 0
 	}
 	ix.scratch.Put(sc)
 	return topN(out, limit)
@@ -863,11 +944,12 @@ func sortRanked[T ranked](s []T) {
 }
 
 // schemaText walks an input schema and returns its parameter names and
-// parameter descriptions, each joined by spaces.
-func schemaText(raw json.RawMessage) (names, descs string) {
+// parameter descriptions, each joined by spaces, and the value types its
+// top-level parameters take (paramValueType).
+func schemaText(raw json.RawMessage) (names, descs string, values valueType) {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return "", ""
+		return "", "", 0
 	}
 	var nb, db strings.Builder
 	var walk func(v any, depth int)
@@ -880,6 +962,9 @@ func schemaText(raw json.RawMessage) (names, descs string) {
 			for name, p := range props {
 				nb.WriteString(name)
 				nb.WriteByte(' ')
+				if depth == 0 {
+					values |= paramValueType(name)
+				}
 				if pm, ok := p.(map[string]any); ok {
 					if d, ok := pm["description"].(string); ok {
 						db.WriteString(d)
@@ -916,5 +1001,5 @@ func schemaText(raw json.RawMessage) (names, descs string) {
 		}
 	}
 	walk(v, 0)
-	return nb.String(), db.String()
+	return nb.String(), db.String(), values
 }

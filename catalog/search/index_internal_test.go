@@ -27,3 +27,71 @@ func TestOneWordNameSaidInPassing(t *testing.T) {
 		t.Errorf("redis asked for: first is %q, want redis", got)
 	}
 }
+
+// A name's change verb counts as said, toward name coverage, when the
+// request asks for that kind of change in other words: "ack alert group
+// X" says more of update_alert_group than "the alert group X" does, and
+// it ranks first over the pager's acknowledge tool.
+func TestChangeVerbCoversName(t *testing.T) {
+	docs := []Doc{
+		{Kind: "pager", Tool: "pager_acknowledge_alert", Description: "Acknowledge an alert"},
+		{Kind: "pager", Tool: "pager_list_alerts", Description: "List alerts"},
+		{Kind: "pager", Tool: "pager_close_alert", Description: "Close an alert"},
+		{Kind: "oncall", Tool: "update_alert_group", Description: "Update the state of a Grafana OnCall alert group: acknowledge, unacknowledge, resolve, or unresolve it by ID."},
+		{Kind: "oncall", Tool: "list_alert_groups", Description: "List alert groups from Grafana OnCall with filtering options: state (new, acknowledged, resolved), team, time range."},
+		{Kind: "oncall", Tool: "get_alert_group", Description: "Get a specific alert group from Grafana OnCall by its ID."},
+	}
+	idx := New(docs, Options{NoRerank: true})
+	cover := func(query string) float64 {
+		q := idx.ix.analyze(query)
+		q.req, _ = requestIntents(query)
+		return idx.ix.coverage(q, 3)
+	}
+	if ack, read := cover("ack alert group IX7Q2ZK"), cover("the alert group IX7Q2ZK"); ack <= read {
+		t.Errorf("coverage of update_alert_group: ack %.3f, not above a read's %.3f", ack, read)
+	}
+	rs := idx.Search(t.Context(), "ack OnCall alert group IX7Q2ZK", func(int) bool { return true }, 3)
+	if len(rs) == 0 || docs[rs[0].Doc].Tool != "update_alert_group" {
+		var got []string
+		for _, r := range rs {
+			got = append(got, docs[r.Doc].Tool)
+		}
+		t.Errorf("ack alert group: got %v, want update_alert_group first", got)
+	}
+}
+
+// A kind's name said short names it: "argo" is argocd. A beginning that
+// is under half the name ("conf"), or a word other kinds' tools use
+// ("data" of datadog), names nothing.
+func TestShortKindName(t *testing.T) {
+	docs := []Doc{
+		{Kind: "argocd", Tool: "sync_application", Description: "Sync an application."},
+		{Kind: "argocd", Tool: "list_applications", Description: "List applications."},
+		{Kind: "confluence", Tool: "confluence_get_page", Description: "Get a page."},
+		{Kind: "confluence", Tool: "confluence_search", Description: "Search pages."},
+		{Kind: "datadog", Tool: "get_logs", Description: "Search logs."},
+		{Kind: "datadog", Tool: "list_hosts", Description: "List hosts."},
+		{Kind: "mongo", Tool: "aggregate", Description: "Run an aggregation over data in a collection."},
+	}
+	idx := New(docs, Options{NoRerank: true})
+	named := func(q string) []string {
+		var out []string
+		for k, ok := range idx.ix.namedKinds(q, terms(q)) {
+			if ok {
+				for i, d := range docs {
+					if int(idx.ix.docKind[i]) == k {
+						out = append(out, d.Kind)
+						break
+					}
+				}
+			}
+		}
+		return out
+	}
+	for q, want := range map[string]string{"sync the argo app": "argocd", "the nginx conf": "", "the data pipeline": ""} {
+		got := named(q)
+		if want == "" && len(got) != 0 || want != "" && (len(got) != 1 || got[0] != want) {
+			t.Errorf("%q names %v, want %q", q, got, want)
+		}
+	}
+}
