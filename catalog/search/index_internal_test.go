@@ -13,13 +13,7 @@ func TestOneWordNameSaidInPassing(t *testing.T) {
 		{Kind: "cluster", Tool: "pods_list", Description: "List pods in a namespace."},
 	}
 	idx := New(docs, Options{NoRerank: true})
-	top := func(q string) string {
-		rs := idx.Search(t.Context(), q, func(int) bool { return true }, 3)
-		if len(rs) == 0 {
-			return ""
-		}
-		return docs[rs[0].Doc].Tool
-	}
+	top := func(q string) string { return topTool(t, idx, docs, q) }
 	if got := top("execute redis-cli info in the redis-0 pod"); got != "pods_exec" {
 		t.Errorf("redis said in passing: first is %q, want pods_exec", got)
 	}
@@ -50,12 +44,7 @@ func TestChangeVerbCoversName(t *testing.T) {
 	if ack, read := cover("ack alert group IX7Q2ZK"), cover("the alert group IX7Q2ZK"); ack <= read {
 		t.Errorf("coverage of update_alert_group: ack %.3f, not above a read's %.3f", ack, read)
 	}
-	rs := idx.Search(t.Context(), "ack OnCall alert group IX7Q2ZK", func(int) bool { return true }, 3)
-	if len(rs) == 0 || docs[rs[0].Doc].Tool != "update_alert_group" {
-		var got []string
-		for _, r := range rs {
-			got = append(got, docs[r.Doc].Tool)
-		}
+	if got := rankedTools(t, idx, docs, "ack OnCall alert group IX7Q2ZK", 3); len(got) == 0 || got[0] != "update_alert_group" {
 		t.Errorf("ack alert group: got %v, want update_alert_group first", got)
 	}
 }

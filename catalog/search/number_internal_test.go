@@ -38,13 +38,7 @@ func TestGrammaticalNumber(t *testing.T) {
 	}
 	for _, opt := range []Options{{NoRerank: true}, {}} {
 		idx := New(docs, opt)
-		top := func(q string) string {
-			rs := idx.Search(t.Context(), q, func(int) bool { return true }, 3)
-			if len(rs) == 0 {
-				return ""
-			}
-			return docs[rs[0].Doc].Tool
-		}
+		top := func(q string) string { return topTool(t, idx, docs, q) }
 		if got := top("what is the priority of alert 3311"); got != "get_alert" {
 			t.Errorf("NoRerank %v: one alert: first is %q, want get_alert", opt.NoRerank, got)
 		}

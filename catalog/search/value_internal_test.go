@@ -50,12 +50,7 @@ func TestValueTypes(t *testing.T) {
 		"set the browser viewport to 375x812":                        "browser_resize",
 		"log 2h on OPS-77 worklog":                                   "add_worklog",
 	} {
-		rs := idx.Search(t.Context(), q, func(int) bool { return true }, 3)
-		if len(rs) == 0 || docs[rs[0].Doc].Tool != want {
-			var got []string
-			for _, r := range rs {
-				got = append(got, docs[r.Doc].Tool)
-			}
+		if got := rankedTools(t, idx, docs, q, 3); len(got) == 0 || got[0] != want {
 			t.Errorf("%q: got %v, want %s first", q, got, want)
 		}
 	}
