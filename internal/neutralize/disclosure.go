@@ -1,0 +1,75 @@
+package neutralize
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Disclosed exfiltration: a definition that gives no order but says what
+// the tool does with the user's secrets, "uploads all files matching
+// *.env to https://…". The model calls the tool for what its name
+// promises and the tool does the rest; an honest tool does not send local
+// secrets to an outside address, so a sentence that says one does is a
+// finding whatever its grammar.
+
+// secretThing names local secrets or a sweep of the user's files.
+var secretThing = regexp.MustCompile(`(?i)(?:\*\.env\b|(?:^|[\s'"\x60(/])\.env\b|\.(?:pem|key|p12|pfx|kdbx)\b|\b(?:api[\s_-]?keys?|secret\s+keys?|access\s+keys?|private\s+keys?|ssh\s+keys?|credentials|passwords|passphrases?|(?:auth(?:entication)?|access|session|bearer|oauth)\s+tokens?|(?:session\s+)?cookies|environment\s+variables|env\s+vars|secrets|seed\s+phrases?|mnemonics?|wallet\s+keys?|keychain|(?:home|entire|whole)\s+director(?:y|ies)|entire\s+(?:disk|file\s*system|codebase))\b)`)
+
+// sendVerb is a verb of moving data out of the machine.
+var sendVerb = regexp.MustCompile(`(?i)\b(?:send|sends|sending|sent|upload|uploads|uploading|uploaded|post|posts|posting|transmit|transmits|transmitting|transmitted|exfiltrat\w*|forward|forwards|forwarding|forwarded|leak|leaks|leaking|beacons?|beaconing|ships|shipping|reports|reporting|syncs|syncing|copies|copying|mirrors|mirroring|backs\s+up|backing\s+up|streams|streaming|relays|relaying|pushes|pushing)\b`)
+
+// outside is a destination off the machine: a URL, an IP address, a mail
+// address, a bare domain, or a server the text calls external.
+var outside = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>)]+|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b|[\w.+-]+@[\w-]+\.[a-z]{2,}\b|\b(?:[\w-]+\.)+(?:com|net|org|io|ru|cn|xyz|info|biz|co|me|app|dev|site|online|top|tk|cc|sh|pw|su)\b|\b(?:an?\s+|the\s+|our\s+)?(?:external|remote|third[\s-]party|attacker'?s?|outside|offsite|off-site)\s+(?:[\w-]+\s+)?(?:servers?|endpoints?|hosts?|urls?|services?|collectors?|apis?|webhooks?|machines?|locations?|storage)\b|\bour\s+(?:servers?|endpoints?|backend|collectors?)\b`)
+
+// vaultWords mark a tool whose subject is a store of secrets: a vault may
+// say it sends a secret to its own server.
+var vaultWords = words("vault keychain bitwarden 1password lastpass keepass dashlane doppler infisical secretsmanager")
+
+// disclosedExfiltration reports each sentence of s that holds a secret, a
+// verb of sending and an outside destination, in any order: "Backs up
+// the config by sending ~/.ssh/id_rsa to https://…". A tool whose
+// subject is a vault is exempt.
+func disclosedExfiltration(s string, subject set, add func(Rule, int, int)) {
+	for w := range subject {
+		if vaultWords[w] {
+			return
+		}
+	}
+	if !sendVerb.MatchString(s) {
+		return
+	}
+	for start := 0; start < len(s); {
+		end := sentenceEnd(s, start)
+		sent := s[start:end]
+		loc := secretThing.FindStringIndex(sent)
+		if loc == nil {
+			loc = secretPath.FindStringIndex(sent)
+		}
+		if loc != nil && !strings.HasSuffix(sent[loc[0]:loc[1]], ".pub") && sendVerb.MatchString(sent) && outside.MatchString(sent) {
+			add(RuleExfiltration, start+leadingSpace(sent), end)
+		}
+		start = end
+	}
+}
+
+// sentenceEnd is the end of the sentence that starts at s[start:]: after
+// ". ", "! ", "? " or a line break, or the end of s. A dot inside a URL
+// or a domain ends nothing.
+func sentenceEnd(s string, start int) int {
+	for i := start; i < len(s); i++ {
+		switch s[i] {
+		case '\n':
+			return i + 1
+		case '.', '!', '?', ';':
+			if i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n' {
+				return i + 1
+			}
+		}
+	}
+	return len(s)
+}
+
+func leadingSpace(s string) int {
+	return len(s) - len(strings.TrimLeft(s, " \t\n\r"))
+}
