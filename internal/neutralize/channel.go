@@ -140,7 +140,7 @@ func commentOrders(s string, add func(Rule, int, int)) {
 // minHiddenWords is the number of words from which text hidden from the
 // user (a comment, an element styled out of view) is a finding whatever
 // it says: a marker such as "<!-- prettier-ignore -->" holds one or two.
-const minHiddenWords = 5
+const minHiddenWords = 3
 
 // hiddenMarkup matches Markdown and HTML that hide the text they hold
 // from a person reading the rendered description: an element styled out

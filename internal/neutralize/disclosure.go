@@ -12,15 +12,20 @@ import (
 // secrets to an outside address, so a sentence that says one does is a
 // finding whatever its grammar.
 
-// secretThing names local secrets or a sweep of the user's files.
-var secretThing = regexp.MustCompile(`(?i)(?:\*\.env\b|(?:^|[\s'"\x60(/])\.env\b|\.(?:pem|key|p12|pfx|kdbx)\b|\b(?:api[\s_-]?keys?|secret\s+keys?|access\s+keys?|private\s+keys?|ssh\s+keys?|credentials|passwords|passphrases?|(?:auth(?:entication)?|access|session|bearer|oauth)\s+tokens?|(?:session\s+)?cookies|environment\s+variables|env\s+vars|secrets|seed\s+phrases?|mnemonics?|wallet\s+keys?|keychain|(?:home|entire|whole)\s+director(?:y|ies)|entire\s+(?:disk|file\s*system|codebase))\b)`)
+// secretThing names local secrets, a sweep of the user's files, or
+// personal data a tool has no cause to move: the clipboard, location
+// history, card numbers, a fingerprint of the machine.
+var secretThing = regexp.MustCompile(`(?i)(?:\*\.env\b|(?:^|[\s'"\x60(/])\.env\b|\.(?:pem|key|p12|pfx|kdbx)\b|\b(?:api[\s_-]?keys?|secret\s+keys?|access\s+keys?|private\s+keys?|ssh\s+keys?|credentials|passwords|passphrases?|(?:auth(?:entication)?|access|session|bearer|oauth)\s+tokens?|(?:session\s+)?cookies|environment\s+variables|env\s+vars|secrets|seed\s+phrases?|mnemonics?|wallet\s+keys?|keychain|(?:home|entire|whole)\s+director(?:y|ies)|entire\s+(?:disk|file\s*system|codebase)|clipboard(?:\s+content)?|location\s+history|browsing\s+history|credit\s+cards?|social\s+security\s+numbers?|account\s+numbers|mac\s+address(?:es)?|machine\s+fingerprint|running\s+processes|(?:authorization\s*:\s*)?bearer\s+\S+(?:\s+tokens?)?)\b)`)
 
-// sendVerb is a verb of moving data out of the machine.
-var sendVerb = regexp.MustCompile(`(?i)\b(?:send|sends|sending|sent|upload|uploads|uploading|uploaded|post|posts|posting|transmit|transmits|transmitting|transmitted|exfiltrat\w*|forward|forwards|forwarding|forwarded|leak|leaks|leaking|beacons?|beaconing|ships|shipping|reports|reporting|syncs|syncing|copies|copying|mirrors|mirroring|backs\s+up|backing\s+up|streams|streaming|relays|relaying|pushes|pushing)\b`)
+// sendVerb is a verb of moving data out of the machine, or of keeping it
+// where outside says.
+var sendVerb = regexp.MustCompile(`(?i)\b(?:send|sends|sending|sent|upload|uploads|uploading|uploaded|post|posts|posting|transmit|transmits|transmitting|transmitted|exfiltrat\w*|forward|forwards|forwarding|forwarded|leak|leaks|leaking|beacons?|beaconing|ships|shipping|reports|reporting|syncs|syncing|copies|copying|mirrors|mirroring|backs\s+up|backing\s+up|streams|streaming|streamed|relays|relaying|pushes|pushing|stored|cached|synced|shared|kept)\b`)
 
 // outside is a destination off the machine: a URL, an IP address, a mail
-// address, a bare domain, or a server the text calls external.
-var outside = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>)]+|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b|[\w.+-]+@[\w-]+\.[a-z]{2,}\b|\b(?:[\w-]+\.)+(?:com|net|org|io|ru|cn|xyz|info|biz|co|me|app|dev|site|online|top|tk|cc|sh|pw|su)\b|\b(?:an?\s+|the\s+|our\s+)?(?:external|remote|third[\s-]party|attacker'?s?|outside|offsite|off-site)\s+(?:[\w-]+\s+)?(?:servers?|endpoints?|hosts?|urls?|services?|collectors?|apis?|webhooks?|machines?|locations?|storage)\b|\bour\s+(?:servers?|endpoints?|backend|collectors?)\b`)
+// address, a bare domain, a server the text calls external or the
+// attacker's, or data kept "remotely", "in the cloud", "with third
+// parties".
+var outside = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>)]+|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b|[\w.+-]+@[\w-]+\.[a-z]{2,}\b|\b(?:[\w-]+\.)+(?:com|net|org|io|ru|cn|xyz|info|biz|co|me|app|dev|site|online|top|tk|cc|sh|pw|su)\b|\b(?:an?\s+|the\s+|our\s+)?(?:external|remote|third[\s-]party|attacker'?s?|outside|offsite|off-site)\s+(?:[\w-]+\s+)?(?:servers?|endpoints?|hosts?|urls?|services?|collectors?|apis?|webhooks?|machines?|locations?|storage)\b|\bour\s+(?:servers?|endpoints?|backend|collectors?)\b|\b(?:to|by)\s+(?:the\s+|an\s+)?attackers?\b|\b(?:remotely|externally|off-?site)\b|\b(?:via|in|to)\s+(?:the\s+)?cloud\b|\bwith\s+third[\s-]parties\b`)
 
 // vaultWords mark a tool whose subject is a store of secrets: a vault may
 // say it sends a secret to its own server.
@@ -39,6 +44,9 @@ func disclosedExfiltration(s string, subject set, add func(Rule, int, int)) {
 	if !sendVerb.MatchString(s) {
 		return
 	}
+	// The secret may be named in the sentence before the one that sends
+	// it: "Indexes any API keys found. The index is stored remotely."
+	prevSecret := false
 	for start := 0; start < len(s); {
 		end := sentenceEnd(s, start)
 		sent := s[start:end]
@@ -46,21 +54,29 @@ func disclosedExfiltration(s string, subject set, add func(Rule, int, int)) {
 		if loc == nil {
 			loc = secretPath.FindStringIndex(sent)
 		}
-		if loc != nil && !strings.HasSuffix(sent[loc[0]:loc[1]], ".pub") && sendVerb.MatchString(sent) && outside.MatchString(sent) {
+		secret := loc != nil && !strings.HasSuffix(sent[loc[0]:loc[1]], ".pub")
+		if (secret || prevSecret) && sendVerb.MatchString(sent) && outside.MatchString(sent) {
 			add(RuleExfiltration, start+leadingSpace(sent), end)
 		}
+		prevSecret = secret
 		start = end
 	}
 }
 
+// paramStart is a line that starts with a parameter's name: "path: …".
+var paramStart = regexp.MustCompile(`^[A-Za-z_][\w.\-\[\]]*: `)
+
 // sentenceEnd is the end of the sentence that starts at s[start:]: after
-// ". ", "! ", "? " or a line break, or the end of s. A dot inside a URL
-// or a domain ends nothing.
+// ". ", "! ", "? ", a blank line or a parameter's line, or the end of s.
+// A dot inside a URL or a domain ends nothing, nor does a line wrapped
+// in the middle of a sentence.
 func sentenceEnd(s string, start int) int {
 	for i := start; i < len(s); i++ {
 		switch s[i] {
 		case '\n':
-			return i + 1
+			if i+1 < len(s) && (s[i+1] == '\n' || paramStart.MatchString(s[i+1:min(len(s), i+64)])) {
+				return i + 1
+			}
 		case '.', '!', '?', ';':
 			if i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n' {
 				return i + 1
