@@ -131,8 +131,8 @@ func (c *hashCache) pin(t mcp.Tool) string {
 }
 
 type inspectKey struct {
-	sha    string
-	others uint64
+	sha              string
+	others, siblings uint64
 }
 
 type inspections struct {
@@ -208,6 +208,13 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 	}
 	var out map[string]*PinIssue
 	fp := fingerprint(others)
+	// The server's own tool names: a usage example that calls one of
+	// them is documentation (see neutralize.Subject.WithSiblings).
+	siblings := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		siblings[t.Name] = true
+	}
+	sfp := fingerprint(siblings)
 	for _, t := range tools {
 		is := &PinIssue{Server: server, Kind: kind, Tool: t.Name, SHA256: p.hashes.pin(t)}
 		lt, ok := locked[t.Name]
@@ -226,10 +233,10 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 			is.Locked = lt.SHA256
 		}
 		if p.allow[kind][t.Name] != is.SHA256 {
-			k := inspectKey{is.SHA256, fp}
+			k := inspectKey{is.SHA256, fp, sfp}
 			f, ok := p.seen.get(k)
 			if !ok {
-				f = p.inspect(t, others)
+				f = p.inspect(t, siblings, others)
 				p.seen.put(k, f)
 			}
 			is.Findings = slices.Clone(f)
@@ -254,10 +261,11 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 // and const of the input and output schemas. The rules read each text
 // alone; the learned scorer reads them together and adds one finding,
 // its highest sentence, when the definition passes its threshold.
-func (p *pinner) inspect(t mcp.Tool, others map[string]bool) []PinFinding {
+// siblings are the names of the tools of t's server, t's included.
+func (p *pinner) inspect(t mcp.Tool, siblings, others map[string]bool) []PinFinding {
 	var out []PinFinding
 	var parts []neutralize.Part
-	sub := neutralize.SubjectOf(t.Name, t.Description)
+	sub := neutralize.SubjectOf(t.Name, t.Description).WithSiblings(siblings)
 	scan := func(field, text string) {
 		parts = append(parts, neutralize.Part{Field: field, Text: text})
 		for _, f := range p.detect.InspectSubject(text, sub, others) {

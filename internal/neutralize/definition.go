@@ -2,6 +2,7 @@ package neutralize
 
 import (
 	"encoding/base64"
+	"maps"
 	"regexp"
 	"sort"
 	"strings"
@@ -253,7 +254,22 @@ func (n *Neutralizer) Inspect(s string, others map[string]bool) []Finding {
 // sentence of its description. A mention of its own subject is no
 // finding: a secret scanner may say "private keys", and a tool that sets
 // a system prompt may say "system prompt".
-type Subject struct{ words set }
+type Subject struct {
+	words set
+	// siblings are the names of the tools the tool's server lists beside
+	// it (see [Subject.WithSiblings]).
+	siblings map[string]bool
+}
+
+// WithSiblings returns sub with the names of the tools its server lists
+// beside it. A tool-call object that names one of them, {"name":
+// "crawl_site", "arguments": {…}}, is a usage example of the server's own
+// API rather than a call forced on the model, unless its arguments carry
+// a secret. The other rules read the text as before.
+func (sub Subject) WithSiblings(names map[string]bool) Subject {
+	sub.siblings = names
+	return sub
+}
 
 // SubjectOf returns the subject of a tool with this name and description.
 func SubjectOf(name, description string) Subject {
@@ -273,6 +289,9 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	var out []Finding
 	add := func(rule Rule, start, end int) { out = append(out, finding(s, rule, start, end)) }
 	for _, sp := range n.find(s, nil) {
+		if sub != nil && sp.quoted && sub.siblings[s[sp.start:sp.end]] && !secretArgs(s[sp.end:min(len(s), sp.end+maxExampleArgs)]) {
+			continue // a usage example of the server's own tool
+		}
 		if sp.quoted || !mention(s, sp.start, sp.end) {
 			add(RuleInjection, sp.start, sp.end)
 		}
@@ -320,9 +339,51 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	if len(others) > 0 {
 		n.toolNames(s, others, add)
 	}
-	intent(s, cs, sub.words, add)
+	intent(s, cs, sub.ownWords(), add)
 	disclosedExfiltration(s, sub.words, add)
 	return merge(out)
+}
+
+// ownWords is the subject's words with the sibling names that read as
+// identifiers ("map_site"), so that the intent rules take an order about
+// a sibling for the tool's own flow, as they take one about the tool
+// itself. An order that moves a secret is flagged whatever tool it names.
+func (sub Subject) ownWords() set {
+	if len(sub.siblings) == 0 {
+		return sub.words
+	}
+	out := maps.Clone(sub.words)
+	for name := range sub.siblings {
+		if distinctive(name) && strings.ContainsAny(name, "_-") {
+			out[strings.ToLower(name)] = true
+		}
+	}
+	return out
+}
+
+// maxExampleArgs is how far after a tool-call's name its arguments are
+// read for secrets.
+const maxExampleArgs = 400
+
+// secretArgs reports whether the arguments of a tool-call object, the
+// text after its name up to the object's end, name a secret: a usage
+// example that passes ~/.ssh/id_rsa or "API keys" on is a forced call
+// whoever's tool it calls.
+func secretArgs(after string) bool {
+	depth := 0
+	for i := 0; i < len(after); i++ {
+		switch after[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth < 0 {
+				after = after[:i]
+				i = len(after)
+			}
+		}
+	}
+	return secretThing.MatchString(after) || secretPath.MatchString(after)
 }
 
 // detector reports whether at lies in the first sentence of a text whose
