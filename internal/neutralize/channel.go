@@ -357,3 +357,40 @@ func (n *Neutralizer) escapedOrders(s string, sub *Subject, others map[string]bo
 		}
 	}
 }
+
+// minEscapedRun is the number of byte escapes in a row from which a run
+// that spells text is a finding whatever it says: "\x69\x6d\x70\x6f\x72\x74
+// \x20\x6f\x73" is "import os". A pattern such as [\x20-\x7E] holds two.
+const minEscapedRun = 8
+
+// escapedRuns reports each run of minEscapedRun byte escapes or more, with
+// nothing between them, that decodes to printable ASCII holding letters:
+// text spelt so that a person reading the description cannot read it.
+func escapedRuns(s string, add func(Rule, int, int)) {
+	if !strings.ContainsAny(s, `\%&`) {
+		return
+	}
+	for i := 0; i < len(s); {
+		j, n, letters, printable := i, 0, 0, true
+		for j < len(s) {
+			r, w := escapeAt(s, j)
+			if w == 0 {
+				break
+			}
+			n++
+			printable = printable && r >= 0x20 && r < 0x7f
+			if r|0x20 >= 'a' && r|0x20 <= 'z' {
+				letters++
+			}
+			j += w
+		}
+		if n >= minEscapedRun && printable && letters >= 3 {
+			add(RuleBase64, i, j)
+		}
+		if j > i {
+			i = j
+		} else {
+			i++
+		}
+	}
+}

@@ -320,6 +320,9 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 			if rp.detected && detector(cs, loc[0]) {
 				continue
 			}
+			if rp.rule == RuleToolReference && sub.siblings[lastIdent(s[loc[0]:loc[1]])] {
+				continue // "do not use create_key for this": the server's own flow
+			}
 			if rp.rule == RuleSecrecy {
 				if c := clauseAt(cs, loc[0]); c != nil && c.guardsClaim() {
 					continue
@@ -336,6 +339,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	hiddenElements(s, add)
 	blankRuns(s, add)
 	n.escapedOrders(s, sub, others, add)
+	escapedRuns(s, add)
 	if len(others) > 0 {
 		n.toolNames(s, others, add)
 	}
@@ -359,6 +363,19 @@ func (sub Subject) ownWords() set {
 		}
 	}
 	return out
+}
+
+// lastIdent is the last run of word characters of a span.
+func lastIdent(span string) string {
+	j := len(span)
+	for j > 0 && !isWord(span[j-1]) {
+		j--
+	}
+	i := j
+	for i > 0 && isWord(span[i-1]) {
+		i--
+	}
+	return span[i:j]
 }
 
 // maxExampleArgs is how far after a tool-call's name its arguments are
