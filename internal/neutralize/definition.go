@@ -350,7 +350,9 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 		n.toolNames(s, others, add)
 	}
 	intent(s, cs, sub.ownWords(), add)
-	disclosedExfiltration(s, sub.words, add)
+	if !filter || mayLeave(folded) {
+		disclosedExfiltration(s, sub.words, add)
+	}
 	return merge(out)
 }
 
