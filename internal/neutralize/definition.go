@@ -153,7 +153,9 @@ func newDefinitionRules() definitionRules {
 		after:  ci(`^[\x60'"]?(?:\s+tool)?\s+(?:is\s+(?:called|invoked|used|run)|must\b|should\b|shall\b)`),
 		phrases: []rulePattern{
 			p(RuleModelInstruction, `<\s*/?\s*(?:important|secret|hidden|system[_ -]?note|note to|admin|override)\b[^<>\n]{0,40}>`, [][]string{{"<"}, {"important", "secret", "hidden", "system", "note to", "admin", "override"}}),
-			p(RuleModelInstruction, `\b(?:ai\s+assistant|ai\s+model|ai\s+agent|assistant)\s*:`, [][]string{{"assistant", "ai "}, {":"}}),
+			// A label on one line: "AI model:". "Workers AI" at a line's
+			// end before a parameter "model: …" is no label.
+			p(RuleModelInstruction, `\b(?:ai[ \t]+assistant|ai[ \t]+model|ai[ \t]+agent|assistant)[ \t]*:`, [][]string{{"assistant", "ai "}, {":"}}),
 			p(RuleModelInstruction, `\b(?:the\s+)?(?:assistant|model|llm|ai(?:\s+(?:model|assistant|agent))?)\s+(?:must|should(?:\s+now)?|shall|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|also\s+|now\s+|first\s+|silently\s+)?(?:include|send|read|pass|add|append|forward|upload|change|ignore|approve|run\s+all|prefer)\b`, [][]string{{"assistant", "model", "llm", "ai "}, {"must", "should", "shall", "need", "required", "has to"}}),
 			p(RuleModelInstruction, `\bas\s+an?\s+(?:ai|language\s+model|llm|assistant)\b`, [][]string{{"as a"}}),
 			{rule: RuleModelInstruction, re: ci(`\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?|requirements?|rules?|steps?|tasks?)\b`), needles: [][]string{{"mandatory", "priority", "secret", "hidden"}}, detected: true},
