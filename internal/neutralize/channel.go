@@ -232,6 +232,9 @@ type escapedText struct {
 	text    string
 	from    []int
 	escapes []int
+	// bytes are the offsets of the \xHH and %HH escapes alone, which
+	// Defuse's decoded pass does not read.
+	bytes []int
 }
 
 // decodeEscapes decodes the byte escapes of s, or returns false when s
@@ -255,8 +258,18 @@ func decodeEscapes(s string) (escapedText, bool) {
 		}
 	}
 	for i := 0; i < len(s); {
+		if s[i] == '\\' && i+1 < len(s) && s[i+1] == '\\' {
+			// An escaped backslash: what follows is no escape.
+			e.from = append(e.from, i, i+1)
+			b.WriteString(`\\`)
+			i += 2
+			continue
+		}
 		if r, w := escapeAt(s, i); w > 0 {
 			e.escapes = append(e.escapes, i)
+			if s[i] == '%' || s[i+1] == 'x' {
+				e.bytes = append(e.bytes, i)
+			}
 			emit(r, i)
 			i += w
 			continue
@@ -351,8 +364,15 @@ func (n *Neutralizer) escapedOrders(s string, sub *Subject, others map[string]bo
 		if end <= start {
 			end = min(len(s), start+1)
 		}
-		k := sort.SearchInts(e.escapes, start)
-		if k+minEscapes <= len(e.escapes) && e.escapes[k+minEscapes-1] < end {
+		// Defuse reads JSON escapes and entities itself and defuses
+		// what it finds there in place; only byte escapes are new to an
+		// injection span.
+		escapes := e.escapes
+		if f.Rule == RuleInjection {
+			escapes = e.bytes
+		}
+		k := sort.SearchInts(escapes, start)
+		if k+minEscapes <= len(escapes) && escapes[k+minEscapes-1] < end {
 			add(f.Rule, start, end)
 		}
 	}
