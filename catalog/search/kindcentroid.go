@@ -1,7 +1,5 @@
 package search
 
-import "math"
-
 // The kind signal reads one document per kind (buildKinds). Its tools'
 // part is their centroid: each term weighs the mean, over the kind's
 // tools, of its weight in each tool. A word says a kind when a large
@@ -21,10 +19,6 @@ const (
 	// centroid is as long as one average tool of its kind, whatever
 	// the kind's size, so the lengths say nothing to normalize.
 	kindBLen = 0.0
-	// kindSharp raises each kind's share of the kind signal to this
-	// power before kindBoost scales it, so the kind the request points
-	// at clearly stands out from kinds it only brushes against.
-	kindSharp = 2.0
 )
 
 // centroid adds to doc the mean over a kind's tools of their term
@@ -39,7 +33,10 @@ func centroid(doc, sum map[string]float64, tools int) {
 }
 
 // kindFactor is what a tool's score is multiplied by for its kind's share
-// of the kind signal (1 for the strongest kind).
+// of the kind signal (1 for the strongest kind). The share is squared, so
+// the kind the request points at stands out from kinds it only brushes
+// against: a kind at half the strongest's signal gets a quarter of its
+// boost.
 func kindFactor(share float64) float64 {
-	return 1 + kindBoost*math.Pow(share, kindSharp)
+	return 1 + kindBoost*share*share
 }
