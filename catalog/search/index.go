@@ -26,8 +26,9 @@ const (
 	wNamePhrase = 1.0
 	coord       = 0.5
 	// kindBoost scales the kind signal: a tool of the kind the query
-	// points at most strongly scores up to 1+kindBoost times its BM25.
-	kindBoost = 0.5
+	// points at most strongly scores up to 1+kindBoost times its BM25
+	// (kindFactor).
+	kindBoost = 1.0
 	// wKindName and wServerName weigh a kind's own name and its servers'
 	// names in the kind document, against 1 for its tools' text.
 	wKindName   = 5.0
@@ -279,9 +280,10 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 }
 
 // buildKinds makes the kind documents. A kind document's term weights are
-// the sums of its tools' (already field-weighted) term weights, so words
-// many of a kind's tools use ("sprint", "loki", "merge") say the kind; its
-// name and its servers' names ("jira", "logs-eu") say it outright.
+// the means of its tools' (already field-weighted) term weights, so words
+// many of a kind's tools use ("sprint", "loki", "merge") say the kind
+// (kindcentroid.go); its name and its servers' names ("jira", "logs-eu")
+// say it outright.
 //
 // What the servers say of themselves counts too: their serverInfo names
 // and titles as server names ("opensearch-mcp-server"), their
@@ -289,7 +291,8 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 func (ix *index) buildKinds(entries []Doc, tfs []map[string]float64, common map[string]map[string]bool, about map[string]About) {
 	ix.docKind = make([]int32, len(entries))
 	pos := map[string]int32{}
-	var docs []map[string]float64
+	var docs, sums []map[string]float64
+	var tools []int
 	servers := []map[string]bool{}
 	for i, e := range entries {
 		k, ok := pos[e.Kind]
@@ -297,6 +300,8 @@ func (ix *index) buildKinds(entries []Doc, tfs []map[string]float64, common map[
 			k = int32(len(docs))
 			pos[e.Kind] = k
 			docs = append(docs, map[string]float64{})
+			sums = append(sums, map[string]float64{})
+			tools = append(tools, 0)
 			servers = append(servers, map[string]bool{})
 			for _, t := range terms(e.Kind) {
 				docs[k][t] += wKindName
@@ -315,8 +320,9 @@ func (ix *index) buildKinds(entries []Doc, tfs []map[string]float64, common map[
 			}
 		}
 		ix.docKind[i] = k
+		tools[k]++
 		for t, v := range tfs[i] {
-			docs[k][t] += v
+			sums[k][t] += v
 		}
 		for _, srv := range e.Servers {
 			if !servers[k][srv] {
@@ -326,6 +332,9 @@ func (ix *index) buildKinds(entries []Doc, tfs []map[string]float64, common map[
 				}
 			}
 		}
+	}
+	for k, d := range docs {
+		centroid(d, sums[k], tools[k])
 	}
 	n := len(docs)
 	ix.nKinds = n
@@ -343,7 +352,7 @@ func (ix *index) buildKinds(entries []Doc, tfs []map[string]float64, common map[
 	avg = max(avg/float64(max(n, 1)), 1)
 	ix.kindPosts = make(map[string][]posting, len(df))
 	for k, d := range docs {
-		norm := 1 - bLen + bLen*lens[k]/avg
+		norm := 1 - kindBLen + kindBLen*lens[k]/avg
 		for t, v := range d {
 			idf := math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
 			tf := v / norm
@@ -794,7 +803,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 				// The kind signal: "search loki for errors" is about
 				// grafana, whose tools may not say "search".
 				c.kindScore = ks[ix.docKind[d]]
-				s *= 1 + kindBoost*c.kindScore
+				s *= kindFactor(c.kindScore)
 			}
 			if named != nil && named[ix.docKind[d]] {
 				c.named = true
