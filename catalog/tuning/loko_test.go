@@ -65,7 +65,8 @@ type lokoResult struct {
 // every kind but K its built-in preset, as mcpfleet.New does.
 // LOKO_NORERANK=1 ranks without the reranker (nothing is fitted, so it is
 // quick); LOKO_DROP=feature,... fits without those features (each held at
-// 0), to see which features carry over to kinds the fit never saw.
+// 0), to see which features carry over to kinds the fit never saw;
+// LOKO_WEIGHTS=path writes each kind's refitted weights.
 func TestEvalSearchLOKO(t *testing.T) {
 	if os.Getenv("LOKO") == "" {
 		t.Skip("set LOKO=1 to run the leave-one-kind-out evaluation")
@@ -205,6 +206,7 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 		return cache[key]
 	}
 	cats := make([]*catalog.Catalog, len(kinds))
+	fits := make([][]float64, len(kinds))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, kind := range kinds {
@@ -229,12 +231,30 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 			}
 			cfg := config(true, kind)
 			cfg.RerankWeights = search.NewRerankWeights(w)
+			fits[i] = w
 			cats[i] = catalog.Build(fleet, cfg)
 		})
 	}
 	wg.Wait()
 	if t.Failed() {
 		t.FailNow()
+	}
+	// LOKO_WEIGHTS=path writes each kind's refitted weights (a line per
+	// kind, features in RerankFeatures order), to see which features
+	// the fit weighs differently as the left-out kind changes.
+	if p := os.Getenv("LOKO_WEIGHTS"); p != "" && !noRerank {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "kind\t%s\n", strings.Join(search.RerankFeatures(), "\t"))
+		for i, k := range kinds {
+			sb.WriteString(k)
+			for _, v := range fits[i] {
+				fmt.Fprintf(&sb, "\t%.4f", v)
+			}
+			sb.WriteString("\n")
+		}
+		if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+			t.Error(err)
+		}
 	}
 	l := &loko{kinds: kinds, byKind: byKind, cats: map[string]*catalog.Catalog{}}
 	for i, k := range kinds {
