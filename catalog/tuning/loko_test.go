@@ -66,7 +66,8 @@ type lokoResult struct {
 // LOKO_NORERANK=1 ranks without the reranker (nothing is fitted, so it is
 // quick); LOKO_DROP=feature,... fits without those features (each held at
 // 0), to see which features carry over to kinds the fit never saw;
-// LOKO_WEIGHTS=path writes each kind's refitted weights.
+// LOKO_WEIGHTS=path writes each kind's refitted weights; LOKO_BALANCE=1
+// gives each kind's requests the same total weight in the fit.
 func TestEvalSearchLOKO(t *testing.T) {
 	if os.Getenv("LOKO") == "" {
 		t.Skip("set LOKO=1 to run the leave-one-kind-out evaluation")
@@ -159,6 +160,9 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 	// LOKO_PRESETS=1 merges the built-in presets under every kind's
 	// settings but K's, as mcpfleet.New would: K loses its preset too.
 	presetsOn := os.Getenv("LOKO_PRESETS") != ""
+	// LOKO_BALANCE=1 fits with each kind's requests weighing the same in
+	// total, instead of each request the same.
+	balance := os.Getenv("LOKO_BALANCE") != ""
 	config := func(aliases bool, kind string) catalog.Config {
 		cfg := withoutKind(aliases, kind)
 		if presetsOn {
@@ -221,7 +225,13 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 			var train []tuning.RerankSample
 			for j, q := range qs {
 				if !expectsKind(q, kind) {
-					train = append(train, with[j], bare[j])
+					w, b := with[j], bare[j]
+					if balance {
+						// Each kind's requests weigh as much in total.
+						w.Weight = float64(len(qs)) / float64(len(byKind)*len(byKind[primaryKind(q)]))
+						b.Weight = w.Weight
+					}
+					train = append(train, w, b)
 				}
 			}
 			w, err := tuning.FitSamples(t.Context(), train, opt)
