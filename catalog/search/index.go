@@ -110,6 +110,9 @@ type index struct {
 	// docValues are the value types each tool's parameters take, and
 	// kindValues those of each kind's tools (see value.go).
 	docValues, kindValues []valueType
+	// required are each tool's required parameters that tell it from
+	// its twins: value types (see required.go).
+	required [][]reqValue
 	// weights are the reranker's; nil ranks by BM25 alone.
 	weights *features
 	scratch *sync.Pool // *scratch
@@ -250,6 +253,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	ix.buildKinds(entries, tfs, common, about)
 	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = vals
+	ix.required = requiredValues(entries)
 	ix.kindValues = make([]valueType, ix.nKinds)
 	for i, vt := range vals {
 		ix.kindValues[ix.docKind[i]] |= vt
@@ -570,8 +574,9 @@ type analyzed struct {
 	numbers map[string]gramNumber
 	// req is the change the request asks for (requestIntents).
 	req intent
-	// values are the value types the request carries (value.go).
-	values valueType
+	// values are the value types the request carries (value.go), and
+	// given those it gives a required parameter (required.go).
+	values, given valueType
 }
 
 type alt struct {
@@ -582,6 +587,7 @@ type alt struct {
 func (ix *index) analyze(query string) *analyzed {
 	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query),
 		values: requestValues(query)}
+	q.given = givenValues(query, q.values)
 	q.terms = terms(query)
 	slices.Sort(q.terms)
 	q.terms = slices.Compact(q.terms)
@@ -779,7 +785,8 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// The verb: read tools for a question, the matching change
 			// for a request. Alias bonuses stay whole: an operator's
 			// phrase outranks the verb heuristic.
-			s *= intentFactor(req, ix.docIntent[d])
+			f := intentFactor(req, ix.docIntent[d])
+			s *= f
 			// Grammatical number: "alert 3311" is get_alert's,
 			// "alerts" list_alerts'.
 			if fl := sc.number[d]; fl != 0 {
@@ -790,6 +797,11 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			if q.values != 0 {
 				s *= valueFactor(q.values, ix.docValues[d], ix.kindValues[ix.docKind[d]])
 			}
+			// A required parameter the request cannot fill: "move OPS-4
+			// to In Progress" names no project to move it to.
+			if ix.required[d] != nil {
+				s *= requiredFactor(ix.required[d], q)
+			}
 			// Name coverage: near twins share their object words, and
 			// the one whose name the query says more of is the more
 			// specific match ("what metrics do we export" names all of
@@ -797,6 +809,12 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// words count for more (idf-weighted share).
 			if !single {
 				s *= 1 + nameCover*ix.coverage(q, d)
+			}
+			// A name said in full scores down with its verb as its
+			// words do: "who approved MR 4521" says every word of
+			// approve_merge_request and asks for none of it.
+			if h.name && !h.alias && f < 1 {
+				h.bonus *= f
 			}
 			s += h.bonus
 			if ks != nil {

@@ -1,6 +1,9 @@
 package search
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // A tool named by one word the request says in passing ("the redis pod")
 // is not a name match: the tool that matches what the request asks for
@@ -82,5 +85,35 @@ func TestShortKindName(t *testing.T) {
 		if want == "" && len(got) != 0 || want != "" && (len(got) != 1 || got[0] != want) {
 			t.Errorf("%q names %v, want %q", q, got, want)
 		}
+	}
+}
+
+// A question that says no change asks to read: a changing tool whose
+// name it says in full ("who approved review 4521" says approve_review)
+// takes the verb factor on its name bonus too, not on its word score
+// alone, so the bonus cannot carry it over the tool that reads. Its score
+// under a read and under another change then stands as the two factors.
+func TestNameBonusTakesVerb(t *testing.T) {
+	docs := []Doc{
+		{Kind: "review", Tool: "approve_review", Description: "Approve a review."},
+		{Kind: "review", Tool: "get_review", Description: "Get a review and its approvals."},
+	}
+	idx := New(docs, Options{NoRerank: true})
+	q := idx.ix.analyze("who approved review 4521")
+	score := func(req intent) float64 {
+		for _, c := range idx.ix.candidates(q, req, func(int) bool { return true }, 2) {
+			if c.doc == 0 {
+				if !c.nameHit {
+					t.Fatalf("approve_review: no name hit")
+				}
+				return c.score
+			}
+		}
+		t.Fatalf("approve_review not ranked")
+		return 0
+	}
+	read, other := score(0), score(intentDelete)
+	if got, want := read/other, readPenalty/otherChange; math.Abs(got-want) > 1e-9 {
+		t.Errorf("score under a read / under another change = %.4f, want %.4f (the verb factors' ratio)", got, want)
 	}
 }

@@ -282,6 +282,9 @@ var (
 		"d": true, "should": true, "might": true, "may": true, "must": true,
 	}
 	adverbs = map[string]bool{"then": true, "just": true, "also": true}
+	// ability are the words before "to" that make the verb after it a
+	// permission or an ability asked about ("allowed to push").
+	ability = map[string]bool{"allowed": true, "able": true, "permitted": true, "authorized": true, "authorised": true}
 )
 
 // asked reports whether the change verb ws[i] is asked for. It is not
@@ -300,9 +303,19 @@ func asked(ws []string, i int) bool {
 	if nounBefore[ws[i-1]] || strings.HasSuffix(ws[i-1], "ing") {
 		return false
 	}
+	// "who is allowed to push", "are we able to merge": a question of
+	// permission or ability asks who may change, not for the change.
+	if i >= 2 && ws[i-1] == "to" && ability[ws[i-2]] {
+		return false
+	}
 	j := i - 1
 	for j > 0 && (modals[ws[j]] || adverbs[ws[j]]) {
 		j--
+	}
+	// "who can edit the page", "who merged it": the verb's subject is
+	// the one asked about, so the change is a fact to look up.
+	if ws[j] == "who" {
+		return false
 	}
 	if !speakers[ws[j]] {
 		return true

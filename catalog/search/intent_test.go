@@ -49,6 +49,14 @@ func TestRequestIntent(t *testing.T) {
 		{"I want to delete the index", intentDelete},
 		{"memory working set of the pods", 0},
 		{"get rid of the stale branch", intentDelete},
+		// "who" as the subject asks about someone's change; "allowed to",
+		// "able to" ask about a permission.
+		{"who can edit the DR plan page?", 0},
+		{"who can then merge it", 0},
+		{"who's allowed to push to main?", 0},
+		{"are we able to merge it yet", 0},
+		{"allow pushes to main", 0},
+		{"edit the page so only leads can", intentUpdate},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {

@@ -58,6 +58,10 @@ func FitRerank(ctx context.Context, c *catalog.Catalog, qs []Query, opt FitOptio
 type RerankSample struct {
 	Feats [][]float64
 	Pos   []bool
+	// Weight scales the sample's share of the fit; 0 means 1. Giving
+	// each kind's requests the same total keeps a kind with many
+	// requests, in one house style, from setting the weights alone.
+	Weight float64
 }
 
 // RerankSampleOf builds q's sample over c, as FitRerank does; samples of
@@ -110,6 +114,9 @@ func FitSamples(ctx context.Context, samples []RerankSample, opt FitOptions) ([]
 			continue
 		}
 		q := query{scale: 1 / float64(len(ps)*len(ns))}
+		if s.Weight > 0 {
+			q.scale *= s.Weight
+		}
 		for _, p := range ps {
 			for _, n := range ns {
 				d := make([]float64, nf)

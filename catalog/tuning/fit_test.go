@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -240,4 +241,35 @@ func ExampleFitRerank() {
 	// Output:
 	// 22 weights, valid: true
 	// pipeline_jobs
+}
+
+// A sample's Weight scales its share of the fit: two samples that pull
+// one feature opposite ways leave it where the heavier one pulls, and a
+// zero Weight counts as 1.
+func TestFitSamplesWeight(t *testing.T) {
+	nf := len(search.RerankFeatures())
+	j := slices.Index(search.RerankFeatures(), "name")
+	// sample returns a query whose right tool has feature j at v and
+	// its wrong one at -v.
+	sample := func(v, weight float64) tuning.RerankSample {
+		right, wrong := make([]float64, nf), make([]float64, nf)
+		right[j], wrong[j] = v, -v
+		return tuning.RerankSample{Feats: [][]float64{right, wrong}, Pos: []bool{true, false}, Weight: weight}
+	}
+	fit := func(s ...tuning.RerankSample) float64 {
+		w, err := tuning.FitSamples(t.Context(), s, tuning.FitOptions{Steps: 300})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w[j]
+	}
+	if up := fit(sample(1, 3), sample(-1, 1)); up <= 0 {
+		t.Errorf("heavier sample pulls up: weight %.3f, want > 0", up)
+	}
+	if down := fit(sample(1, 1), sample(-1, 3)); down >= 0 {
+		t.Errorf("heavier sample pulls down: weight %.3f, want < 0", down)
+	}
+	if a, b := fit(sample(1, 0), sample(-1, 2)), fit(sample(1, 1), sample(-1, 2)); a != b {
+		t.Errorf("Weight 0 fits %.6f, Weight 1 %.6f; want the same", a, b)
+	}
 }

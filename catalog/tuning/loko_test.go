@@ -65,7 +65,9 @@ type lokoResult struct {
 // every kind but K its built-in preset, as mcpfleet.New does.
 // LOKO_NORERANK=1 ranks without the reranker (nothing is fitted, so it is
 // quick); LOKO_DROP=feature,... fits without those features (each held at
-// 0), to see which features carry over to kinds the fit never saw.
+// 0), to see which features carry over to kinds the fit never saw;
+// LOKO_WEIGHTS=path writes each kind's refitted weights; LOKO_BALANCE=1
+// gives each kind's requests the same total weight in the fit.
 func TestEvalSearchLOKO(t *testing.T) {
 	if os.Getenv("LOKO") == "" {
 		t.Skip("set LOKO=1 to run the leave-one-kind-out evaluation")
@@ -158,6 +160,9 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 	// LOKO_PRESETS=1 merges the built-in presets under every kind's
 	// settings but K's, as mcpfleet.New would: K loses its preset too.
 	presetsOn := os.Getenv("LOKO_PRESETS") != ""
+	// LOKO_BALANCE=1 fits with each kind's requests weighing the same in
+	// total, instead of each request the same.
+	balance := os.Getenv("LOKO_BALANCE") != ""
 	config := func(aliases bool, kind string) catalog.Config {
 		cfg := withoutKind(aliases, kind)
 		if presetsOn {
@@ -205,6 +210,7 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 		return cache[key]
 	}
 	cats := make([]*catalog.Catalog, len(kinds))
+	fits := make([][]float64, len(kinds))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, kind := range kinds {
@@ -219,7 +225,13 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 			var train []tuning.RerankSample
 			for j, q := range qs {
 				if !expectsKind(q, kind) {
-					train = append(train, with[j], bare[j])
+					w, b := with[j], bare[j]
+					if balance {
+						// Each kind's requests weigh as much in total.
+						w.Weight = float64(len(qs)) / float64(len(byKind)*len(byKind[primaryKind(q)]))
+						b.Weight = w.Weight
+					}
+					train = append(train, w, b)
 				}
 			}
 			w, err := tuning.FitSamples(t.Context(), train, opt)
@@ -229,12 +241,30 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 			}
 			cfg := config(true, kind)
 			cfg.RerankWeights = search.NewRerankWeights(w)
+			fits[i] = w
 			cats[i] = catalog.Build(fleet, cfg)
 		})
 	}
 	wg.Wait()
 	if t.Failed() {
 		t.FailNow()
+	}
+	// LOKO_WEIGHTS=path writes each kind's refitted weights (a line per
+	// kind, features in RerankFeatures order), to see which features
+	// the fit weighs differently as the left-out kind changes.
+	if p := os.Getenv("LOKO_WEIGHTS"); p != "" && !noRerank {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "kind\t%s\n", strings.Join(search.RerankFeatures(), "\t"))
+		for i, k := range kinds {
+			sb.WriteString(k)
+			for _, v := range fits[i] {
+				fmt.Fprintf(&sb, "\t%.4f", v)
+			}
+			sb.WriteString("\n")
+		}
+		if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+			t.Error(err)
+		}
 	}
 	l := &loko{kinds: kinds, byKind: byKind, cats: map[string]*catalog.Catalog{}}
 	for i, k := range kinds {
