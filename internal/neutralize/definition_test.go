@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -329,9 +330,12 @@ var setFloors = map[string]struct{ caught, flagged int }{
 }
 
 // setSiblings reads the sources file beside an external set, if any:
-// <prefix>_sources.tsv beside <prefix>_<name>.txt, one row a line, with
-// the server in its second column and, for a definition taken from a
-// server's tools/list, "…: tool_name" in its third. It returns, for each
+// <prefix>_sources.tsv beside <prefix>_<name>.txt, one row a line after
+// an optional header row (its first column not a number), with the
+// repository or package in its second column and the source in its
+// third: "tools/list via stdio: name", "tools/list::name" or
+// "file.py::name". Rows of one repository and source (one server's
+// listing, or one file of tools) are one server. It returns, for each
 // line, the names of the tools of the line's server, or nil.
 func setSiblings(t *testing.T, file string, lines int) []map[string]bool {
 	out := make([]map[string]bool, lines)
@@ -344,6 +348,9 @@ func setSiblings(t *testing.T, file string, lines int) []map[string]bool {
 		return out
 	}
 	rows := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if first, _, _ := strings.Cut(rows[0], "\t"); !isNumber(first) {
+		rows = rows[1:]
+	}
 	if len(rows) != lines {
 		t.Logf("%s: %d source rows for %d lines; no siblings", file, len(rows), lines)
 		return out
@@ -355,20 +362,37 @@ func setSiblings(t *testing.T, file string, lines int) []map[string]bool {
 		if len(cols) < 3 {
 			continue
 		}
-		k := strings.LastIndex(cols[2], ": ")
-		if k < 0 {
+		source, tool := splitSource(cols[2])
+		if tool == "" {
 			continue
 		}
-		server[i] = cols[1]
-		if byServer[cols[1]] == nil {
-			byServer[cols[1]] = map[string]bool{}
+		server[i] = cols[1] + "\t" + source
+		if byServer[server[i]] == nil {
+			byServer[server[i]] = map[string]bool{}
 		}
-		byServer[cols[1]][cols[2][k+2:]] = true
+		byServer[server[i]][tool] = true
 	}
 	for i := range out {
 		out[i] = byServer[server[i]]
 	}
 	return out
+}
+
+// splitSource splits a sources row's third column into where the tool
+// was read and the tool's name, at its last "::" or ": ". The name is ""
+// when the column names no tool.
+func splitSource(path string) (source, tool string) {
+	for _, sep := range []string{"::", ": "} {
+		if k := strings.LastIndex(path, sep); k >= 0 {
+			return strings.TrimSpace(path[:k]), strings.TrimSpace(path[k+len(sep):])
+		}
+	}
+	return path, ""
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 // TestInspectBlindSets measures every pair testdata/poisoned_<name>.txt
