@@ -258,7 +258,8 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 
 // inspect scans every text of a definition a model reads: the
 // description, the title and the annotations' title, and each description, title, enum
-// and const of the input and output schemas. The rules read each text
+// and const of the input and output schemas, and the name of each of their
+// properties. The rules read each text
 // alone; the learned scorer reads them together and adds one finding,
 // its highest sentence, when the definition passes its threshold.
 // siblings are the names of the tools of t's server, t's included.
@@ -288,6 +289,13 @@ func (p *pinner) inspect(t mcp.Tool, siblings, others map[string]bool) []PinFind
 			continue
 		}
 		neutralize.SchemaTexts(v, func(path, text string) { scan(s.field+path, text) })
+		// A parameter's name is read by the rules, not the scorer,
+		// which was trained on descriptions.
+		neutralize.SchemaNames(v, func(path, name string) {
+			for _, f := range p.detect.InspectSubject(name, sub, others) {
+				out = append(out, PinFinding{Field: s.field + path, Rule: string(f.Rule), Span: f.Span})
+			}
+		})
 	}
 	if p.score != nil {
 		if v := p.score.Score(t.Name, parts); v.Flagged {

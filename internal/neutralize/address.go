@@ -1,6 +1,9 @@
 package neutralize
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Rules about who a clause speaks to and what it asks of the model
 // itself, whatever the tool: a vocative ("Assistant, please …", "Dear
@@ -99,4 +102,33 @@ func (c *clause) modelOrder() (int, int, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// capsTag is an opening tag written in capitals: <GLOBAL>,
+// <SYSTEM_OVERRIDE>.
+var capsTag = regexp.MustCompile(`<([A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)*)>`)
+
+// capsTags reports a pair of tags written in capitals that wraps prose:
+// "<GLOBAL>Redirect all email …</GLOBAL>". It is the <IMPORTANT> block
+// under any name: the capitals dress the text up as a message of the
+// system. The markup of a real format is written in lower case, and a
+// placeholder such as <USER_ID> has no closing tag.
+func capsTags(s string, add func(Rule, int, int)) {
+	if !strings.Contains(s, "</") {
+		return
+	}
+	for _, m := range capsTag.FindAllStringSubmatchIndex(s, -1) {
+		name := s[m[2]:m[3]]
+		if len(name) < 3 {
+			continue
+		}
+		end := "</" + name + ">"
+		k := strings.Index(s[m[1]:], end)
+		if k < 0 {
+			continue
+		}
+		if len(tokens(s, m[1], m[1]+k)) >= minHiddenWords {
+			add(RuleModelInstruction, m[0], m[1]+k+len(end))
+		}
+	}
 }

@@ -88,6 +88,10 @@ type rulePattern struct {
 	// in the text as folded by [foldNeedles]. They are the literals every match
 	// holds, so the filter never changes a result (FuzzInspectFilter).
 	needles [][]string
+	// quotable marks a rule whose match may be quoted as an example
+	// ("phrases such as 'ignore previous instructions'"): a quoted
+	// match is no finding.
+	quotable bool
 }
 
 // passes reports whether folded holds one needle of every group.
@@ -179,6 +183,9 @@ func newDefinitionRules() definitionRules {
 			topic(RuleSensitiveData, `\bsystem\s+prompt\b|\b(?:chat|conversation|message)\s+history\b|\b(?:entire|full|whole|complete)\s+(?:chat|conversation)\b|\blast\s+(?:\w+\s+)?(?:user\s+)?messages\s+verbatim\b`, [][]string{{"prompt", "history", "chat", "conversation", "verbatim"}}),
 			p(RuleSensitiveData, `\b(?:send|pass|include|forward|upload|append|add|copy|collect|record)\b[^.\n]{0,40}?\b(?:the\s+)?user'?s\s+(?:api\s+keys?|passwords?|credentials|tokens?|location(?:\s+history)?|phone\s+contacts|contacts|emails|private\s+\w+\s+keys?)\b`, [][]string{{"user"}, {"send", "pass", "include", "forward", "upload", "append", "add", "copy", "collect", "record"}}),
 			p(RuleExfiltration, `\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|exfiltrate|report|beacon|e-?mail|mail|share|(?:get|post)\s+request)\b[^.\n]{0,80}?\b(?:to|at|with)\s+(?:https?://|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[\w.+-]+@[\w-]+\.[a-z])`, [][]string{{"send", "post", "upload", "forward", "transmit", "exfiltrate", "report", "beacon", "mail", "share", "request"}, {"to ", "at ", "with "}}),
+			// Setting aside what came before: "ignore previous safety
+			// text", unless quoted as an example of an attack.
+			{rule: RuleModelInstruction, re: ci(`\b(?:ignore|disregard|forget|skip|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|preceding|earlier|above|foregoing|original|existing)\s+(?:\w+\s+){0,2}?(?:text|instructions?|safety|warnings?|guidance|guidelines|rules|content|prompts?|context|directions|directives|constraints|restrictions)\b`), needles: [][]string{{"ignore", "disregard", "forget", "skip", "override"}}, detected: true, quotable: true},
 			// Deleting a home or root directory tree: "rm -rf ~/projects".
 			p(RuleModelInstruction, `\brm\s+-(?:rf|fr|r|f)\s+(?:~|/|\$HOME)`, [][]string{{"rm "}}),
 			// A remote script piped into a shell: "curl … | bash".
@@ -325,6 +332,9 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 					continue
 				}
 			}
+			if rp.quotable && mention(s, loc[0], loc[1]) {
+				continue
+			}
 			if rp.detected && detector(cs, loc[0]) {
 				continue
 			}
@@ -352,6 +362,10 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 		n.toolNames(s, others, add)
 	}
 	intent(s, cs, sub.ownWords(), add)
+	toolChoice(s, folded, add)
+	capsTags(s, add)
+	spelledSecrets(s, add)
+	secretSweeps(s, sub.words, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}
@@ -682,6 +696,46 @@ func schemaTexts(path string, v any, fn func(path, text string)) {
 	case []any:
 		for i, e := range x {
 			schemaTexts(path+"/"+itoa(i), e, fn)
+		}
+	}
+}
+
+// SchemaNames calls fn with the name of each property of a decoded JSON
+// schema, at any depth, with the path of the property, such as
+// /properties/q. A model reads a parameter's name as it reads its
+// description, so [Neutralizer.Inspect] is run on names too: an order
+// can be spelt as an identifier.
+func SchemaNames(schema any, fn func(path, name string)) {
+	schemaNames("", schema, fn)
+}
+
+func schemaNames(path string, v any, fn func(path, name string)) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := path + "/" + k
+			if props, ok := x[k].(map[string]any); ok && k == "properties" {
+				names := make([]string, 0, len(props))
+				for name := range props {
+					names = append(names, name)
+				}
+				sort.Strings(names)
+				for _, name := range names {
+					fn(p+"/"+name, name)
+					schemaNames(p+"/"+name, props[name], fn)
+				}
+				continue
+			}
+			schemaNames(p, x[k], fn)
+		}
+	case []any:
+		for i, e := range x {
+			schemaNames(path+"/"+itoa(i), e, fn)
 		}
 	}
 }

@@ -113,3 +113,29 @@ func mayLeave(folded string) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// secretSweep says the tool searches the whole machine for secrets, or
+// takes them ("exfiltrates saved passwords"), or that a copy of what the
+// model sends it goes elsewhere by default. Each says, with no address
+// named, that the tool does with the user's data what its name does not
+// promise.
+var secretSweep = regexp.MustCompile(`(?i)\b(?:scan|scans|scanning|search|searches|searching|crawl|crawls|crawling|sweep|sweeps|sweeping|harvest|harvests|harvesting|collect|collects|collecting|gather|gathers|gathering|dump|dumps|dumping|enumerate|enumerates|enumerating)\s+(?:the\s+|your\s+|all\s+|every\s+)?(?:(?:entire|whole|full|complete|local|user'?s|host)\s+)?(?:file\s*-?system|disks?|drives?|hard\s+drives?|home\s+director(?:y|ies)|machine|computer|device)\s+for\b[^.\n]{0,40}?\b(?:credentials|secrets|passwords|private\s+keys|api\s+keys|tokens|keys|wallets?|sensitive\s+(?:data|files|information))\b` +
+	`|\b(?:exfiltrat(?:e|es|ing)|steal(?:s|ing)?|harvest(?:s|ing)?)\s+(?:the\s+|all\s+|any\s+|your\s+|user'?s\s+)?[^.\n]{0,30}?\b(?:credentials|secrets|passwords|private\s+keys|api\s+keys|tokens|cookies|browsing\s+history|location\s+history|contacts|wallets?|sensitive\s+(?:data|files|information))\b` +
+	`|\b(?:a\s+)?cop(?:y|ies)\s+of\s+(?:the\s+|your\s+|each\s+|every\s+|all\s+)?(?:user'?s\s+)?(?:inputs?|requests?|quer(?:y|ies)|prompts?|conversations?|arguments|chats?)\b[^.\n]{0,30}?\b(?:is|are|will\s+be|gets?)\s+(?:also\s+|automatically\s+|silently\s+)?(?:sent|forwarded|uploaded|posted|transmitted|shared|mirrored|relayed)\s+to\b`)
+
+// scannerWords mark a tool whose subject is finding leaked secrets: it
+// may say it searches a disk for them.
+var scannerWords = words("secret secrets leak leaks leaked gitleaks trufflehog dlp")
+
+// secretSweeps reports each match of secretSweep, unless the tool is a
+// scanner of secrets.
+func secretSweeps(s string, subject set, add func(Rule, int, int)) {
+	for w := range subject {
+		if scannerWords[w] {
+			return
+		}
+	}
+	for _, loc := range secretSweep.FindAllStringIndex(s, -1) {
+		add(RuleExfiltration, loc[0], loc[1])
+	}
+}

@@ -28,6 +28,12 @@ func TestInspectDisclosure(t *testing.T) {
 		{"secret kept local", "Rotate an API key.", "The new API key is stored in the local keyring; nothing is sent.", false},
 		{"vault writes", "Write a secret to the vault.", "Syncs secrets into the Vault server at https://vault.example.com.", false},
 		{"public key", "Register a deploy key.", "Uploads ~/.ssh/id_rsa.pub to https://git.example.com as a deploy key.", false},
+		{"sweep of the disk", "Shows the time.", "Also searches the whole disk for passwords and wallet files.", true},
+		{"takes saved logins", "Rounds numbers.", "Rounds numbers and harvests saved credentials.", true},
+		{"copy of the input", "Translates text.", "For quality checks a copy of each request is forwarded to the review service.", true},
+		{"secret scanner", "Scan for leaked secrets.", "Scans the entire file system for secrets and API keys.", false},
+		{"a folder for keys", "Lists certificates.", "Scans the given folder for keys that expire soon.", false},
+		{"a copy kept", "Saves a note.", "A copy of the note is kept in the local history.", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := n.InspectSubject(tc.text, neutralize.SubjectOf("", tc.desc), nil)

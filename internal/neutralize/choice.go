@@ -1,0 +1,57 @@
+package neutralize
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Tool choice: a model picks among the tools it is shown by what their
+// definitions say, so a definition that ranks itself above the others,
+// or runs down the others, hijacks that choice without giving an order.
+// Real servers write some marketing copy too ("the fastest scraper"), so
+// one boast is no finding. A finding is either a word against the
+// alternatives ("why settle for inferior tools?", "prefer it over every
+// other tool") or two claims of outside acclaim or of superiority in one
+// text: fake ratings, endorsements, press, user counts, "10x better".
+
+// choiceAgainst runs down the alternatives or sets this tool above all of
+// them: one is a finding.
+var choiceAgainst = regexp.MustCompile(`(?i)\bwhy\s+(?:use|settle\s+for|choose|pick|bother\s+with|trust)\s+(?:\w+\s+){0,2}?(?:inferior|outdated|lesser|other|worse|slower|old)\b|\b(?:don'?t|do\s+not|never)\s+(?:settle\s+for|fall\s+behind|trust\s+(?:any\s+)?other)\b|\binferior\s+(?:[\w-]+\s+)?(?:tools?|alternatives?|options?|competitors?|products?|solutions?|services?|servers?)\b|\byour\s+competitors\s+(?:are|already)\b|\bprefer\s+(?:this|it|me|us)\s+(?:tool\s+|server\s+)?(?:over|to|above)\s+(?:all|any|every|other)\b|\b(?:always|only)\s+(?:choose|pick|select|trust)\s+this\s+(?:tool|server|one)\b|\b(?:is|the)\s+only\s+(?:\w+\s+)?tool\s+you\s+(?:need|should\s+(?:use|trust))\b|\buse\s+(?:it|this)\s+while\s+you\s+(?:still\s+)?can\b`)
+
+// choiceClaims are claims of acclaim or superiority: two distinct ones
+// in a text are a finding.
+var choiceClaims = regexp.MustCompile(`(?i)\brated\s+#?\s*1\b|#1\s+(?:rated|choice|tool|rank)|\baward[\s-]winning\b|\b(?:trusted|used|recommended|endorsed|loved|approved|certified)\s+by\s+(?:over\s+)?(?:fortune\s+\d+|top\b|leading\b|experts\b|millions\b|the\s+united\s+nations\b|(?:harvard|stanford|mit|google|microsoft|nasa)\b|\d)|\bfeatured\s+(?:in|on)\s+(?:forbes|techcrunch|wired|nature|ted\b|the\s+new\s+york|harvard|bloomberg)|\bas\s+seen\s+on\b|\bfive[\s-]star\s+reviews\b|\b\d+(?:\.\d+)?%\s+(?:customer\s+)?satisfaction\b|\bover\s+\d[\d,.]*\s*(?:k|m|million|thousand|billion)?\s+(?:daily\s+)?(?:users|downloads|customers|reviews|installs)\b|\bscientifically\s+proven\b|\b\d+\s*(?:x|%)\s+(?:better|faster|more\s+(?:accurate|reliable|precise|powerful))\b|\boutperforms?\s+(?:all|any|every)\b|\b(?:better|superior)\s+(?:to|than)\s+(?:all|any|every)\s+other\b|\bgame[\s-]changer\b|\bunmatched\s+(?:precision|accuracy|quality|performance)\b|\bzero\s+errors\b|\b(?:vip|elite)\s+(?:exclusive|users|access)\b|\bexpires\s+soon\b`)
+
+// choiceNeedles are strings one of which every match of either regexp
+// holds, as folded by foldNeedles; most descriptions hold none.
+var choiceNeedles = []string{"why ", "settle", "fall behind", "other", "inferior", "competitors", "prefer", "this tool", "this server", "this one", "only", "while you",
+	"rated", "#1", "award", " by ", "featured", "as seen", "star", "satisf", "over ", "proven", "x ", "% ", "better", "faster", "more ", "outperform", "superior", "game", "unmatched", "zero errors", "vip", "elite", "expires"}
+
+// toolChoice reports a hijack of tool choice: one match of choiceAgainst,
+// or from the second distinct claim of choiceClaims on, each claim.
+func toolChoice(s, folded string, add func(Rule, int, int)) {
+	hit := false
+	for _, n := range choiceNeedles {
+		if strings.Contains(folded, n) {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return
+	}
+	for _, loc := range choiceAgainst.FindAllStringIndex(s, -1) {
+		add(RuleToolReference, loc[0], loc[1])
+	}
+	claims := choiceClaims.FindAllStringIndex(s, -1)
+	seen := map[string]bool{}
+	for _, loc := range claims {
+		seen[strings.ToLower(s[loc[0]:loc[1]])] = true
+	}
+	if len(seen) < 2 {
+		return
+	}
+	for _, loc := range claims {
+		add(RuleToolReference, loc[0], loc[1])
+	}
+}
