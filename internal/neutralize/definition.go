@@ -210,8 +210,9 @@ func newDefinitionRules() definitionRules {
 			// A call flow "agreed" with the user that the user never
 			// saw.
 			p(RuleModelInstruction, `\bagreed\s+(?:upon\s+)?between\s+you\s+and\s+the\s+user\b`, [][]string{{"agreed"}}),
-			// Decoding text and running it.
-			p(RuleModelInstruction, `\bdecode\b[^.\n]{0,60}?\b(?:and|then)\s+(?:execute|run|eval(?:uate)?)\b`, [][]string{{"decode"}, {"execute", "run", "eval"}}),
+			// Decoding text and running it; a dot inside code
+			// ("Buffer.from") ends no sentence.
+			p(RuleModelInstruction, `\bdecode\b(?:[^.\n]|\.\S){0,60}?\b(?:and|then)\s+(?:execute|run|eval(?:uate)?)\b`, [][]string{{"decode"}, {"execute", "run", "eval"}}),
 			// Forcing this tool around another one: "before execute minus
 			// operation, execute this tool", "after using check tool,
 			// run this function to modify the wrong result".
@@ -366,6 +367,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	capsTags(s, add)
 	spelledSecrets(s, add)
 	secretSweeps(s, sub.words, add)
+	metadataAccess(s, folded, cs, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}

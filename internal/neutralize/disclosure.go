@@ -139,3 +139,38 @@ func secretSweeps(s string, subject set, add func(Rule, int, int)) {
 		add(RuleExfiltration, loc[0], loc[1])
 	}
 }
+
+// metadataHost is reaching a cloud's instance-metadata address, which
+// hands out the machine's credentials to whoever asks from inside it.
+var metadataHost = regexp.MustCompile(`(?i)\b(?:access|query|fetch|call|request|curl|wget|get|read|visit|open|load|browse|connect\s+to)\s+(?:the\s+)?(?:https?://)?(?:169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200)\b`)
+
+// metadataAccess reports each order to reach an instance-metadata
+// address: "fetch 169.254.169.254 to get the instance role". Saying the
+// tool does not ("does not query 169.254.169.254") is no finding.
+func metadataAccess(s, folded string, cs []clause, add func(Rule, int, int)) {
+	if !strings.Contains(folded, "169.254.169.254") && !strings.Contains(folded, "metadata.google.internal") && !strings.Contains(folded, "100.100.100.200") {
+		return
+	}
+	for _, loc := range metadataHost.FindAllStringIndex(s, -1) {
+		if c := clauseAt(cs, loc[0]); c != nil && c.denied(loc[0]) {
+			continue
+		}
+		add(RuleExfiltration, loc[0], loc[1])
+	}
+}
+
+// denials are the words that deny a statement: "does not query …".
+var denials = words("not no never doesn't don't won't isn't aren't cannot can't without")
+
+// denied reports whether a word before at in c denies the clause.
+func (c *clause) denied(at int) bool {
+	for _, t := range c.words {
+		if t.start >= at {
+			break
+		}
+		if denials[t.w] {
+			return true
+		}
+	}
+	return false
+}
