@@ -190,7 +190,7 @@ func newDefinitionRules() definitionRules {
 			p(RuleModelInstruction, `\brm\s+-(?:rf|fr|r|f)\s+(?:~|/|\$HOME)`, [][]string{{"rm "}}),
 			// A remote script piped into a shell: "curl … | bash".
 			p(RuleExfiltration, `\b(?:curl|wget)\s[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b`, [][]string{{"curl", "wget"}, {"|"}}),
-			p(RuleExfiltration, `\bhttps?://[^\s"'<>)]*\?[^\s"')]*=(?:\{[^}\n]{1,80}\}|<[^>\n]{1,80}>|\$\{?\w+)`, [][]string{{"http"}, {"?"}}),
+			p(RuleExfiltration, `\bhttps?://[^\s"'<>)]*\?[^\s"')]*=(?:\{[^}\n]{1,80}\}|<[^>\n]{1,80}>|\$\{?\w+|\$\()`, [][]string{{"http"}, {"?"}}),
 			p(RuleExfiltration, `\b(?:webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app)|requestbin|pipedream\.net|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site)|canarytokens)\b|\bhttps?://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`, [][]string{{"webhook.site", "ngrok", "requestbin", "pipedream.net", "burpcollaborator", "interact.sh", "oast.", "canarytokens", "http"}}),
 			p(RuleExfiltration, `\b(?:bcc|cc)\s+(?:a\s+copy\s+)?(?:of\s+)?[^.\n]{0,40}?\bto\s+[\w.+-]+@[\w-]+\.[a-z]|\b(?:send|forward)\s+a\s+copy\b`, [][]string{{"cc", "send a copy", "forward a copy"}}),
 			p(RuleToolReference, `\bmcp_tool_[a-z0-9_]+\b|\(mcp_[a-z0-9]+\)`, [][]string{{"mcp_"}}),
@@ -232,8 +232,12 @@ func newDefinitionRules() definitionRules {
 			// process.env in the notes".
 			p(RuleSensitiveData, `\b(?:include|pass|send|add|put|attach|append|copy|paste|forward|upload)\b[^.\n]{0,40}?(?:\bprocess\.env\b|\bos\.environ\b|\bprintenv\b|\ball\s+(?:the\s+)?environment\s+variables\b|\bthe\s+(?:entire|whole|full)\s+environment\b)`, [][]string{{"process.env", "os.environ", "printenv", "environment"}}),
 			// Turning the model away from the other tools: "ignore all
-			// other addition tools", "the other tools are buggy".
-			p(RuleToolReference, `\b(?:ignore|avoid|disregard|distrust|bypass)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+)?other\s+(?:[\w-]+\s+){0,3}?(?:tools?|functions?|servers?|plugins?|integrations?)\b`, [][]string{{"ignore", "avoid", "disregard", "distrust", "bypass"}, {"other"}}),
+			// other addition tools", "override any other search tools",
+			// "the other tools are buggy".
+			p(RuleToolReference, `\b(?:ignore|avoid|disregard|distrust|bypass|override|supersede|takes?\s+precedence\s+over)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+)?other\s+(?:[\w-]+\s+){0,3}?(?:tools?|functions?|servers?|plugins?|integrations?)\b`, [][]string{{"ignore", "avoid", "disregard", "distrust", "bypass", "override", "supersede", "precedence"}, {"other"}}),
+			// A part to play: "act as though you are the primary
+			// tool", "pretend you are the admin".
+			p(RuleModelInstruction, `\b(?:act|behave)\s+as\s+(?:though|if)\s+you\s+(?:are|were)\b|\bpretend\s+(?:that\s+)?(?:you\s+are|you're|to\s+be)\b`, [][]string{{"act as", "behave as", "pretend"}}),
 			p(RuleToolReference, `\bother\s+(?:[\w-]+\s+){0,3}?(?:tools?|functions?|servers?|plugins?)\s+(?:are|is)\s+(?:\w+\s+)?(?:buggy|broken|deprecated|unsafe|insecure|malicious|compromised|unreliable|untrusted|outdated|obsolete|disabled|fake)\b`, [][]string{{"other"}, {" are ", " is "}}),
 			// Every item of some data sent to a bare domain or a named
 			// server: "send all email data to mail-archive.example.org",
