@@ -404,8 +404,46 @@ func (c *clause) override(lower string) (int, int, bool) {
 	if i, j, ok := c.contains(lower, cjkOverride); ok {
 		return i, j, true
 	}
-	if i, j, ok := c.pair(lower, cjkOverridePair); ok {
+	if i, j, ok := c.overridePair(lower); ok {
 		return i, j, true
+	}
+	return 0, 0, false
+}
+
+// overridePairReach is how many bytes apart the verb and the noun of an
+// override pair may sit: "忽略之前的所有指示" holds 15 between them.
+const overridePairReach = 36
+
+// overridePair finds a verb of cjkOverridePair with a noun of it on the
+// side the language puts the object: after 忽略 and 无视 (Chinese,
+// "忽略之前的指示"), before 無視 (Japanese, "指示は無視"). A passive
+// verb ("该参数会被忽略", "this parameter is ignored") orders nothing.
+func (c *clause) overridePair(lower string) (int, int, bool) {
+	text := lower[c.start:c.end]
+	for _, v := range cjkOverridePair[0] {
+		for at := 0; ; {
+			k := strings.Index(text[at:], v)
+			if k < 0 {
+				break
+			}
+			k += at
+			at = k + len(v)
+			if c.ascii || strings.HasSuffix(text[:k], "被") {
+				continue
+			}
+			win := text[at:min(len(text), at+overridePairReach)]
+			if v == "無視" {
+				win = text[max(0, k-overridePairReach):k]
+			}
+			for _, nn := range cjkOverridePair[1] {
+				if m := strings.Index(win, nn); m >= 0 {
+					if v == "無視" {
+						return c.start + k - len(win) + m, c.start + at, true
+					}
+					return c.start + k, c.start + at + m + len(nn), true
+				}
+			}
+		}
 	}
 	return 0, 0, false
 }

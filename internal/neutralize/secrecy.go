@@ -249,10 +249,24 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 	if i, j, ok := c.contains(lower, covertPhrases); ok {
 		return i, j, true
 	}
-	if i, j, ok := c.contains(lower, cjkSecrecy); ok {
+	if i, j, ok := c.contains(lower, cjkSecrecy); ok && !hasPrefixAny(lower[j:], cjkAskVerbs) {
 		return i, j, true
 	}
 	return 0, 0, false
+}
+
+// cjkAskVerbs after "不要向用户" make the order one not to ask the user
+// for something ("do not ask the user for the password"), which keeps
+// nothing from them.
+var cjkAskVerbs = []string{"索要", "索取", "询问", "要求", "请求", "收集"}
+
+func hasPrefixAny(s string, ps []string) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // guardsClaim reports an order that keeps a false claim from the user
