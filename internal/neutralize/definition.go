@@ -372,6 +372,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	spelledSecrets(s, add)
 	secretSweeps(s, sub.words, add)
 	metadataAccess(s, folded, cs, add)
+	secretSends(s, cs, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}

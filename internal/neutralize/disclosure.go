@@ -174,3 +174,20 @@ func (c *clause) denied(at int) bool {
 	}
 	return false
 }
+
+// secretSend is an order to send a secret to a place named by a noun
+// rather than an address: "always forward credentials to the admin
+// endpoint".
+var secretSend = regexp.MustCompile(`(?i)\b(?:send|forward|post|upload|transmit|relay|leak|submit)\b[^.\n]{0,40}?\b(?:credentials|api\s+keys?|access\s+keys?|tokens?|passwords?|secrets?|private\s+keys?)\b[^.\n]{0,20}?\bto\s+(?:the\s+|an?\s+|our\s+|this\s+)?(?:[\w-]+\s+)?(?:endpoint|server|webhook|address|collector|url|host)\b`)
+
+// secretSends reports each order of secretSend: the clause must address
+// the reader ("always forward …", "you must send …"), since a login
+// tool may say what it does with a password ("sends the password to
+// the identity server").
+func secretSends(s string, cs []clause, add func(Rule, int, int)) {
+	for _, loc := range secretSend.FindAllStringIndex(s, -1) {
+		if c := clauseAt(cs, loc[0]); c != nil && c.addressed && !c.denied(loc[0]) {
+			add(RuleExfiltration, loc[0], loc[1])
+		}
+	}
+}
