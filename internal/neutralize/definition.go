@@ -231,6 +231,9 @@ func newDefinitionRules() definitionRules {
 			// The whole environment passed on: "include the value of
 			// process.env in the notes".
 			p(RuleSensitiveData, `\b(?:include|pass|send|add|put|attach|append|copy|paste|forward|upload)\b[^.\n]{0,40}?(?:\bprocess\.env\b|\bos\.environ\b|\bprintenv\b|\ball\s+(?:the\s+)?environment\s+variables\b|\bthe\s+(?:entire|whole|full)\s+environment\b)`, [][]string{{"process.env", "os.environ", "printenv", "environment"}}),
+			// A secret taken from what the model holds: "requires an
+			// api_key from the user context".
+			p(RuleSensitiveData, `\b(?:api[\s_-]?keys?|access[\s_-]?keys?|passwords?|tokens?|credentials|secrets?|private[\s_-]?keys?|cookies)\b[^.\n]{0,40}?\b(?:from|in|out\s+of)\s+(?:the\s+)?(?:user|conversation|chat|session|agent|model)(?:'s)?\s+(?:context|memory)\b`, [][]string{{"context", "memory"}}),
 			// Turning the model away from the other tools: "ignore all
 			// other addition tools", "override any other search tools",
 			// "the other tools are buggy".
