@@ -22,26 +22,42 @@ var choiceAgainst = regexp.MustCompile(`(?i)\bwhy\s+(?:use|settle\s+for|choose|p
 // in a text are a finding.
 var choiceClaims = regexp.MustCompile(`(?i)\brated\s+#?\s*1\b|#1\s+(?:rated|choice|tool|rank)|\baward[\s-]winning\b|\b(?:trusted|used|recommended|endorsed|loved|approved|certified)\s+by\s+(?:over\s+)?(?:fortune\s+\d+|top\b|leading\b|experts\b|millions\b|the\s+united\s+nations\b|(?:harvard|stanford|mit|google|microsoft|nasa)\b|\d)|\bfeatured\s+(?:in|on)\s+(?:forbes|techcrunch|wired|nature|ted\b|the\s+new\s+york|harvard|bloomberg)|\bas\s+seen\s+on\b|\bfive[\s-]star\s+reviews\b|\b\d+(?:\.\d+)?%\s+(?:customer\s+)?satisfaction\b|\bover\s+\d[\d,.]*\s*(?:k|m|million|thousand|billion)?\s+(?:daily\s+)?(?:users|downloads|customers|reviews|installs)\b|\bscientifically\s+proven\b|\b\d+\s*(?:x|%)\s+(?:better|faster|more\s+(?:accurate|reliable|precise|powerful))\b|\boutperforms?\s+(?:all|any|every)\b|\b(?:better|superior)\s+(?:to|than)\s+(?:all|any|every)\s+other\b|\bgame[\s-]changer\b|\bunmatched\s+(?:precision|accuracy|quality|performance)\b|\bzero\s+errors\b|\b(?:vip|elite)\s+(?:exclusive|users|access)\b|\bexpires\s+soon\b`)
 
-// choiceNeedles are strings one of which every match of either regexp
-// holds, as folded by foldNeedles; most descriptions hold none.
-var choiceNeedles = []string{"why ", "settle", "fall behind", "other", "inferior", "competitors", "prefer", "this tool", "this server", "this one", "only", "while you",
-	"rated", "#1", "award", " by ", "featured", "as seen", "star", "satisf", "over ", "proven", "x ", "% ", "better", "faster", "more ", "outperform", "superior", "game", "unmatched", "zero errors", "vip", "elite", "expires"}
+// againstNeedles are strings one of which every match of choiceAgainst
+// holds, and claimNeedles every match of choiceClaims but "over N
+// users" (see mayClaim), as folded by foldNeedles; most descriptions
+// hold none, and the regexps cost more than the rest of a scan.
+var (
+	againstNeedles = []string{"why ", "settle for", "fall behind", "trust ", "inferior", "competitors", "prefer ", "choose this", "pick this", "select this", "tool you", "while you"}
+	claimNeedles   = []string{"rated", "#1", "award", "trusted by", "used by", "recommended by", "endorsed by", "loved by", "approved by", "certified by", "featured",
+		"as seen on", "star reviews", "satisfaction", "proven", "x better", "x faster", "x more", "% better", "% faster", "% more", "outperform",
+		"better to", "better than", "superior to", "superior than", "game", "unmatched", "zero errors", "vip ", "elite ", "expires soon"}
+	countNouns = []string{"users", "downloads", "customers", "reviews", "installs"}
+)
+
+func containsAny(s string, subs []string) bool {
+	for _, n := range subs {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayClaim reports whether folded may hold a match of choiceClaims.
+func mayClaim(folded string) bool {
+	return containsAny(folded, claimNeedles) || strings.Contains(folded, "over ") && containsAny(folded, countNouns)
+}
 
 // toolChoice reports a hijack of tool choice: one match of choiceAgainst,
 // or from the second distinct claim of choiceClaims on, each claim.
 func toolChoice(s, folded string, add func(Rule, int, int)) {
-	hit := false
-	for _, n := range choiceNeedles {
-		if strings.Contains(folded, n) {
-			hit = true
-			break
+	if containsAny(folded, againstNeedles) {
+		for _, loc := range choiceAgainst.FindAllStringIndex(s, -1) {
+			add(RuleToolReference, loc[0], loc[1])
 		}
 	}
-	if !hit {
+	if !mayClaim(folded) {
 		return
-	}
-	for _, loc := range choiceAgainst.FindAllStringIndex(s, -1) {
-		add(RuleToolReference, loc[0], loc[1])
 	}
 	claims := choiceClaims.FindAllStringIndex(s, -1)
 	seen := map[string]bool{}

@@ -373,9 +373,9 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	toolChoice(s, folded, add)
 	capsTags(s, add)
 	spelledSecrets(s, add)
-	secretSweeps(s, sub.words, add)
+	secretSweeps(s, folded, sub.words, add)
 	metadataAccess(s, folded, cs, add)
-	secretSends(s, cs, add)
+	secretSends(s, folded, cs, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}

@@ -123,13 +123,20 @@ var secretSweep = regexp.MustCompile(`(?i)\b(?:scan|scans|scanning|search|search
 	`|\b(?:exfiltrat(?:e|es|ing)|steal(?:s|ing)?|harvest(?:s|ing)?)\s+(?:the\s+|all\s+|any\s+|your\s+|user'?s\s+)?[^.\n]{0,30}?\b(?:credentials|secrets|passwords|private\s+keys|api\s+keys|tokens|cookies|browsing\s+history|location\s+history|contacts|wallets?|sensitive\s+(?:data|files|information))\b` +
 	`|\b(?:a\s+)?cop(?:y|ies)\s+of\s+(?:the\s+|your\s+|each\s+|every\s+|all\s+)?(?:user'?s\s+)?(?:inputs?|requests?|quer(?:y|ies)|prompts?|conversations?|arguments|chats?)\b[^.\n]{0,30}?\b(?:is|are|will\s+be|gets?)\s+(?:also\s+|automatically\s+|silently\s+)?(?:sent|forwarded|uploaded|posted|transmitted|shared|mirrored|relayed)\s+to\b`)
 
+// sweepNeedles are strings one of which every match of secretSweep
+// holds, as folded by foldNeedles.
+var sweepNeedles = []string{"system", "disk", "drive", "home director", "machine", "computer", "device", "exfiltrat", "steal", "harvest", "cop"}
+
 // scannerWords mark a tool whose subject is finding leaked secrets: it
 // may say it searches a disk for them.
 var scannerWords = words("secret secrets leak leaks leaked gitleaks trufflehog dlp")
 
 // secretSweeps reports each match of secretSweep, unless the tool is a
 // scanner of secrets.
-func secretSweeps(s string, subject set, add func(Rule, int, int)) {
+func secretSweeps(s, folded string, subject set, add func(Rule, int, int)) {
+	if !containsAny(folded, sweepNeedles) {
+		return
+	}
 	for w := range subject {
 		if scannerWords[w] {
 			return
@@ -180,11 +187,18 @@ func (c *clause) denied(at int) bool {
 // endpoint".
 var secretSend = regexp.MustCompile(`(?i)\b(?:send|forward|post|upload|transmit|relay|leak|submit)\b[^.\n]{0,40}?\b(?:credentials|api\s+keys?|access\s+keys?|tokens?|passwords?|secrets?|private\s+keys?)\b[^.\n]{0,20}?\bto\s+(?:the\s+|an?\s+|our\s+|this\s+)?(?:[\w-]+\s+)?(?:endpoint|server|webhook|address|collector|url|host)\b`)
 
+// sendPlaces are strings one of which every match of secretSend holds,
+// as folded by foldNeedles.
+var sendPlaces = []string{"endpoint", "server", "webhook", "address", "collector", "url", "host"}
+
 // secretSends reports each order of secretSend: the clause must address
 // the reader ("always forward …", "you must send …"), since a login
 // tool may say what it does with a password ("sends the password to
 // the identity server").
-func secretSends(s string, cs []clause, add func(Rule, int, int)) {
+func secretSends(s, folded string, cs []clause, add func(Rule, int, int)) {
+	if !containsAny(folded, sendPlaces) {
+		return
+	}
 	for _, loc := range secretSend.FindAllStringIndex(s, -1) {
 		if c := clauseAt(cs, loc[0]); c != nil && c.addressed && !c.denied(loc[0]) {
 			add(RuleExfiltration, loc[0], loc[1])
