@@ -372,7 +372,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	intent(s, cs, sub.ownWords(), add)
 	toolChoice(s, folded, add)
 	capsTags(s, add)
-	spelledSecrets(s, add)
+	spelledSecrets(s, sub.words, add)
 	secretSweeps(s, folded, sub.words, add)
 	metadataAccess(s, folded, cs, add)
 	secretSends(s, folded, cs, add)

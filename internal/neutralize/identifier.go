@@ -28,8 +28,10 @@ var nameSecretPairs = [][2]string{{"dot", "env"}, {"env", "file"}, {"private", "
 var nameVerbs = words("read reading reads steal stealing dump dumping leak leaking exfil exfiltrate exfiltrating send sending upload uploading harvest harvesting grab cat")
 
 // spelledSecrets reports each identifier of minNameWords words or more
-// that names a secret file and a verb of reading or moving it.
-func spelledSecrets(s string, add func(Rule, int, int)) {
+// that names a secret file and a verb of reading or moving it, unless
+// the tool's subject names that secret too: an SSH tool may have a
+// read_the_ssh_key_from_agent parameter.
+func spelledSecrets(s string, subject set, add func(Rule, int, int)) {
 	ident := func(c byte) bool { return isWord(c) || c == '-' }
 	for i := 0; i < len(s); i++ {
 		if !ident(s[i]) || i > 0 && ident(s[i-1]) {
@@ -39,7 +41,7 @@ func spelledSecrets(s string, add func(Rule, int, int)) {
 		for j < len(s) && ident(s[j]) {
 			j++
 		}
-		if j-i >= 3*minNameWords && distinctive(s[i:j]) && spelledSecret(identWords(s[i:j])) {
+		if j-i >= 3*minNameWords && distinctive(s[i:j]) && spelledSecret(identWords(s[i:j]), subject) {
 			add(RuleSensitiveData, i, j)
 		}
 		i = j
@@ -48,12 +50,15 @@ func spelledSecrets(s string, add func(Rule, int, int)) {
 
 // spelledSecret reports whether the words of an identifier ask for a
 // secret.
-func spelledSecret(ws []string) bool {
+func spelledSecret(ws []string, subject set) bool {
 	if len(ws) < minNameWords {
 		return false
 	}
 	secret, verb := false, false
 	for k, w := range ws {
+		if nameSecrets[w] && subject[w] {
+			return false // the tool is about this secret
+		}
 		secret = secret || nameSecrets[w]
 		verb = verb || nameVerbs[w]
 		if k > 0 {

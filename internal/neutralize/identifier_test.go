@@ -22,6 +22,7 @@ func TestInspectSpelledSecrets(t *testing.T) {
 		{"short name", "read_password_file", false},
 		{"long name without a secret", "read_the_first_line_of_each_file", false},
 		{"prose", "Reads the SSH key file for the deploy user.", false},
+		{"the tool's own secret", "Manage SSH keys on the host.\nread_the_ssh_key_from_the_agent: Load the key from the running agent.", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := false
