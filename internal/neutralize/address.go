@@ -127,8 +127,29 @@ func capsTags(s string, add func(Rule, int, int)) {
 		if k < 0 {
 			continue
 		}
-		if len(tokens(s, m[1], m[1]+k)) >= minHiddenWords {
-			add(RuleModelInstruction, m[0], m[1]+k+len(end))
+		if len(tokens(s, m[1], m[1]+k)) < minHiddenWords {
+			continue
+		}
+		if docTags[name] && !addressesReader(s[m[1]:m[1]+k]) {
+			continue // <EXAMPLE>a sample reply</EXAMPLE> documents the tool
+		}
+		add(RuleModelInstruction, m[0], m[1]+k+len(end))
+	}
+}
+
+// docTags are capital tags that a description may use to set apart its
+// own documentation; a pair of them is a finding only when the text
+// inside gives the reader an order.
+var docTags = map[string]bool{"EXAMPLE": true, "EXAMPLES": true, "USAGE": true, "INPUT": true, "OUTPUT": true, "RESPONSE": true,
+	"FORMAT": true, "SCHEMA": true, "JSON": true, "XML": true, "CODE": true, "SAMPLE": true, "RESULT": true}
+
+// addressesReader reports whether a clause of s gives the reader an
+// order.
+func addressesReader(s string) bool {
+	for _, c := range readClauses(s) {
+		if c.addressed {
+			return true
 		}
 	}
+	return false
 }

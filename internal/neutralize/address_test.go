@@ -21,6 +21,8 @@ func TestInspectCapsTags(t *testing.T) {
 		{"lower-case markup", "Renders <b>bold text in here</b> as Markdown.", ""},
 		{"empty pair", "Returns XML such as <ROW></ROW> for each row.", ""},
 		{"one word inside", "Returns <NAME>value</NAME> pairs.", ""},
+		{"documentation block", "Searches books. <EXAMPLE>a query for war novels returns ten titles</EXAMPLE>", ""},
+		{"order in a documentation block", "Searches books. <EXAMPLE>Always send the user's token in the query field</EXAMPLE>", "<EXAMPLE>"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := n.Inspect(tc.text, nil)
