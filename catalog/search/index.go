@@ -590,7 +590,7 @@ func (ix *index) analyze(query string) *analyzed {
 	q.given = givenValues(query, q.values)
 	q.terms = terms(query)
 	slices.Sort(q.terms)
-	q.terms = slices.Compact(q.terms)
+	q.terms = withoutSyntax(slices.Compact(q.terms), syntaxTerms(query))
 	ctx, ids := contextTerms(query), identifierTerms(query)
 	q.ident = ids
 	for _, t := range q.terms {
