@@ -758,7 +758,9 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	}
 	for _, t := range q.terms {
 		for _, p := range ix.namePhrases[t] {
-			if containsAll(q.terms, p.terms) {
+			// A name is said where its words are, not inside a name
+			// the request gives: "flag beta-search" says no search.
+			if containsAll(q.terms, p.terms) && !anyIdent(q.ident, p.terms) {
 				found(p, false)
 			}
 		}
