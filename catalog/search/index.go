@@ -592,6 +592,12 @@ func (ix *index) analyze(query string) *analyzed {
 	slices.Sort(q.terms)
 	q.terms = withoutSyntax(slices.Compact(q.terms), syntaxTerms(query))
 	ctx, ids := contextTerms(query), identifierTerms(query)
+	for t := range quotedTerms(query) {
+		if ids == nil {
+			ids = map[string]bool{}
+		}
+		ids[t] = true
+	}
 	q.ident = ids
 	for _, t := range q.terms {
 		w := 1.0
