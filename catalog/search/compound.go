@@ -70,9 +70,15 @@ func splitCompound(w string, vocab map[string]bool) []string {
 // splitWords is splitCompound against any vocabulary of stemmed words.
 func splitWords(w string, vocab func(string) bool) []string {
 	n := len(w)
-	// best[i] is the fewest pieces w[:i] splits into, 0 if none.
-	best := make([]int, n+1)
-	prev := make([]int, n+1)
+	// best[i] is the fewest pieces w[:i] splits into, 0 if none. Words
+	// are short: abbreviated checks a few per request word, so the
+	// tables stay on the stack.
+	var bestBuf, prevBuf [48]int
+	best, prev := bestBuf[:0], prevBuf[:0]
+	if n+1 > len(bestBuf) {
+		best, prev = make([]int, 0, n+1), make([]int, 0, n+1)
+	}
+	best, prev = best[:n+1], prev[:n+1]
 	for i := minPiece; i <= n; i++ {
 		for j := 0; j <= i-minPiece; j++ {
 			if (j > 0 && best[j] == 0) || !vocab(stem(w[j:i])) {
