@@ -149,6 +149,12 @@ func identifierTerms(query string) map[string]bool {
 	return out
 }
 
+// anyIdent reports whether some term of ts is said only inside
+// identifiers.
+func anyIdent(ident map[string]bool, ts []string) bool {
+	return slices.ContainsFunc(ts, func(t string) bool { return ident[t] })
+}
+
 func identifier(w string) bool {
 	switch {
 	case strings.Count(w, "_") >= 2 && isSnake(strings.ToLower(w)):
@@ -158,7 +164,7 @@ func identifier(w string) bool {
 	case strings.Contains(strings.Trim(w, "/"), "/") && namedPath(w):
 		return true
 	}
-	return fileName(w) || podName(w) || instanceName(w)
+	return fileName(w) || podName(w) || instanceName(w) || kebabName(w)
 }
 
 // instanceName reports whether w names one instance of something by a

@@ -64,7 +64,11 @@ func TestIdentifierTerms(t *testing.T) {
 		{"open a shell in redis-0 and check maxmemory", []string{"0", "redis"}},
 		{"which logs-payments-* indices exist", []string{"log", "payment"}},
 		{"who's got SEC-88, and who's on sec?", []string{"88"}},
-		{"check the checkout-api logs", nil},
+		// A kebab-case name names one service (kebab.go): "checkout-api
+		// logs" asks for logs.
+		{"check the checkout-api logs", []string{"api", "checkout", "checkoutapi"}},
+		// English hyphenated words are not names.
+		{"who is on-call for the read-only replica", nil},
 		// Two-part snake_case is a tool name or a word pair, not an identifier.
 		{"find_symbol in the repo", nil},
 		{"show the checkout pods", nil},

@@ -64,13 +64,24 @@ type joined struct{ term, first string }
 // splitCompound splits w into the fewest words of vocab, each at least
 // minPiece long; nil if it does not split into two or more.
 func splitCompound(w string, vocab map[string]bool) []string {
+	return splitWords(w, func(p string) bool { return vocab[p] })
+}
+
+// splitWords is splitCompound against any vocabulary of stemmed words.
+func splitWords(w string, vocab func(string) bool) []string {
 	n := len(w)
-	// best[i] is the fewest pieces w[:i] splits into, 0 if none.
-	best := make([]int, n+1)
-	prev := make([]int, n+1)
+	// best[i] is the fewest pieces w[:i] splits into, 0 if none. Words
+	// are short: abbreviated checks a few per request word, so the
+	// tables stay on the stack.
+	var bestBuf, prevBuf [48]int
+	best, prev := bestBuf[:0], prevBuf[:0]
+	if n+1 > len(bestBuf) {
+		best, prev = make([]int, 0, n+1), make([]int, 0, n+1)
+	}
+	best, prev = best[:n+1], prev[:n+1]
 	for i := minPiece; i <= n; i++ {
 		for j := 0; j <= i-minPiece; j++ {
-			if (j > 0 && best[j] == 0) || !vocab[stem(w[j:i])] {
+			if (j > 0 && best[j] == 0) || !vocab(stem(w[j:i])) {
 				continue
 			}
 			if c := best[j] + 1; best[i] == 0 || c < best[i] {
@@ -158,5 +169,21 @@ func (ix *index) abbreviated(t string) []string {
 	if j == i || j-i > maxAbbrev {
 		return nil
 	}
-	return ix.vocab[i:j]
+	// A longer term that splits into words of the index is a compound
+	// ("opensearch" is open + search), not the word spelled out: "open"
+	// abbreviates nothing.
+	var out []string
+	for _, x := range ix.vocab[i:j] {
+		part := func(p string) bool { return p != x && ix.has(p) }
+		if splitWords(x, part) == nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// has reports whether some document has term t.
+func (ix *index) has(t string) bool {
+	_, ok := ix.idf[t]
+	return ok
 }

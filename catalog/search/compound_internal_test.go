@@ -74,3 +74,28 @@ func TestAbbreviations(t *testing.T) {
 		t.Errorf("search for perms: got %v, want get_permissions first", rs)
 	}
 }
+
+// A longer word that splits into words of the index is a compound, not
+// the word spelled out: "open" does not stand for "openwidget" (a
+// product's name), though "perm" still stands for "permission".
+func TestAbbreviationsSkipCompounds(t *testing.T) {
+	docs := []Doc{
+		{Kind: "store", Tool: "list_widgets", Description: "Lists the widgets of the openwidget store."},
+		{Kind: "store", Tool: "get_permissions", Description: "Returns the permissions granted on an open widget."},
+		{Kind: "tracker", Tool: "list_issues", Description: "Lists open issues."},
+	}
+	idx := New(docs, Options{NoRerank: true})
+	if !idx.ix.has("openwidget") {
+		t.Fatalf("the index lacks openwidget; the test needs it")
+	}
+	if got := idx.ix.abbreviated("open"); got != nil {
+		t.Errorf(`abbreviated("open") = %v: openwidget is open + widget, no long form of open`, got)
+	}
+	if got := idx.ix.abbreviated("perm"); !slices.Equal(got, []string{"permission"}) {
+		t.Errorf(`abbreviated("perm") = %v, want [permission]`, got)
+	}
+	rs := idx.Search(t.Context(), "open issues", func(int) bool { return true }, 3)
+	if len(rs) == 0 || docs[rs[0].Doc].Tool != "list_issues" {
+		t.Errorf("search for open issues: got %v, want list_issues first", rs)
+	}
+}

@@ -590,8 +590,14 @@ func (ix *index) analyze(query string) *analyzed {
 	q.given = givenValues(query, q.values)
 	q.terms = terms(query)
 	slices.Sort(q.terms)
-	q.terms = slices.Compact(q.terms)
+	q.terms = withoutSyntax(slices.Compact(q.terms), syntaxTerms(query))
 	ctx, ids := contextTerms(query), identifierTerms(query)
+	for t := range quotedTerms(query) {
+		if ids == nil {
+			ids = map[string]bool{}
+		}
+		ids[t] = true
+	}
 	q.ident = ids
 	for _, t := range q.terms {
 		w := 1.0
@@ -758,7 +764,9 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	}
 	for _, t := range q.terms {
 		for _, p := range ix.namePhrases[t] {
-			if containsAll(q.terms, p.terms) {
+			// A name is said where its words are, not inside a name
+			// the request gives: "flag beta-search" says no search.
+			if containsAll(q.terms, p.terms) && !anyIdent(q.ident, p.terms) {
 				found(p, false)
 			}
 		}
