@@ -92,6 +92,8 @@ type index struct {
 	// nameTerms are each tool's distinguishing name words (no kind
 	// prefix, no leading read verb), for name coverage.
 	nameTerms [][]string
+	// names are nameTerms numbered, for coverage.
+	names nameVocab
 	// docFields are each document's terms with their field groups, and
 	// docVerb its name's leading read verb, for the reranker.
 	docFields [][]uint32
@@ -250,6 +252,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 		}
 		ix.nameTerms = append(ix.nameTerms, ts)
 	}
+	ix.names = newNameVocab(ix.nameTerms, ix.idf)
 	ix.buildKinds(entries, tfs, common, about)
 	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = vals
@@ -461,21 +464,21 @@ const minShortName = 4
 // name words that the query says, an expansion word or a change verb
 // the request asks for in other words counting expandWeight.
 func (ix *index) coverage(q *analyzed, d int) float64 {
-	var got, all float64
-	for _, t := range ix.nameTerms[d] {
-		w := ix.idf[t]
-		all += w
-		said := q.weight[t]
-		got += w * said
+	all := ix.names.all[d]
+	if all == 0 {
+		return 0
+	}
+	said := ix.names.said(q)
+	var got float64
+	for _, t := range ix.names.docs[d] {
+		s := said[t.slot]
+		got += t.idf * s
 		// A change verb of the name is said, as an expansion is, when
 		// the request asks for that change in its own words: "ack
 		// alert group X" says the "update" of update_alert_group.
-		if said == 0 && q.req != 0 && q.req&stemIntent[t] != 0 {
-			got += w * expandWeight
+		if s == 0 && q.req != 0 && q.req&t.intent != 0 {
+			got += t.idf * expandWeight
 		}
-	}
-	if all == 0 {
-		return 0
 	}
 	return got / all
 }
@@ -577,6 +580,9 @@ type analyzed struct {
 	// values are the value types the request carries (value.go), and
 	// given those it gives a required parameter (required.go).
 	values, given valueType
+	// said is the weight of each tool name word, by its slot in
+	// index.names; nil until coverage first needs it.
+	said []float64
 }
 
 type alt struct {

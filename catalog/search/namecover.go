@@ -1,0 +1,54 @@
+package search
+
+// nameVocab is name coverage's view of the tool names (see coverage):
+// each tool's distinguishing name words with their idf and the change
+// they say, found once at build, so that scoring a tool the request
+// touches looks up no word in a map.
+type nameVocab struct {
+	// slot numbers every distinct name word: its place in a request's
+	// said weights.
+	slot map[string]int32
+	docs [][]nameWord
+	// all is each tool's summed name-word idf, in name order.
+	all []float64
+}
+
+type nameWord struct {
+	slot   int32
+	idf    float64
+	intent intent // stemIntent of the word
+}
+
+// newNameVocab numbers the name words of every tool.
+func newNameVocab(names [][]string, idf map[string]float64) nameVocab {
+	nw := nameVocab{slot: map[string]int32{}, docs: make([][]nameWord, len(names)), all: make([]float64, len(names))}
+	for d, ts := range names {
+		ws := make([]nameWord, len(ts))
+		var all float64
+		for i, t := range ts {
+			s, ok := nw.slot[t]
+			if !ok {
+				s = int32(len(nw.slot))
+				nw.slot[t] = s
+			}
+			ws[i] = nameWord{slot: s, idf: idf[t], intent: stemIntent[t]}
+			all += ws[i].idf
+		}
+		nw.docs[d], nw.all[d] = ws, all
+	}
+	return nw
+}
+
+// said returns the request's weight of every name word by slot, made
+// from q.weight on first use.
+func (nw nameVocab) said(q *analyzed) []float64 {
+	if q.said == nil {
+		q.said = make([]float64, len(nw.slot))
+		for t, w := range q.weight {
+			if s, ok := nw.slot[t]; ok {
+				q.said[s] = w
+			}
+		}
+	}
+	return q.said
+}
