@@ -103,7 +103,9 @@ func (c *Catalog) resolveExact(w string) []int {
 // in ctx permit (read-only when ctx has none). k defaults to 5, at most 20.
 func (c *Catalog) Search(ctx context.Context, query string, k int) []Hit {
 	scopes, _ := ScopesFrom(ctx)
-	allow := func(d int) bool { return Permitted(c.entries[d], scopes) }
+	// Not Permitted(c.entries[d], …): that copies the entry, for every
+	// tool the request touches.
+	allow := func(d int) bool { return permits(scopes, c.entries[d].Scopes) }
 	res := c.search(ctx, query, k, allow)
 	hits := make([]Hit, len(res))
 	for i, s := range res {
