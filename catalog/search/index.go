@@ -123,6 +123,8 @@ type index struct {
 type phrase struct {
 	doc   int32
 	terms []string
+	// ids are a name phrase's terms numbered by index.names.
+	ids   []int32
 	bonus float64
 }
 
@@ -252,7 +254,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 		}
 		ix.nameTerms = append(ix.nameTerms, ts)
 	}
-	ix.names = newNameVocab(ix.nameTerms, ix.idf)
+	ix.names = newNameVocab(ix.nameTerms, ix.namePhrases, ix.idf)
 	ix.buildKinds(entries, tfs, common, about)
 	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = vals
@@ -583,6 +585,9 @@ type analyzed struct {
 	// said is the weight of each tool name word, by its slot in
 	// index.names; nil until coverage first needs it.
 	said []float64
+	// own marks each tool name word (by slot) that q.terms holds; nil
+	// until a name phrase is checked.
+	own []bool
 }
 
 type alt struct {
@@ -764,7 +769,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	}
 	for _, t := range q.terms {
 		for _, p := range ix.namePhrases[t] {
-			if containsAll(q.terms, p.terms) {
+			if ix.names.says(q, p.ids) {
 				found(p, false)
 			}
 		}
@@ -947,16 +952,6 @@ func allIdent(ident map[string]bool, ts []string) bool {
 	}
 	for _, t := range ts {
 		if !ident[t] {
-			return false
-		}
-	}
-	return true
-}
-
-// containsAll reports whether sorted set holds every term of ts.
-func containsAll(set, ts []string) bool {
-	for _, t := range ts {
-		if _, ok := slices.BinarySearch(set, t); !ok {
 			return false
 		}
 	}

@@ -1,8 +1,9 @@
 package search
 
-// nameVocab is name coverage's view of the tool names (see coverage):
-// each tool's distinguishing name words with their idf and the change
-// they say, found once at build, so that scoring a tool the request
+// nameVocab is name coverage's and the name phrases' view of the tool
+// names (see coverage and candidates): each tool's distinguishing name
+// words with their idf and the change they say, and each name phrase's
+// words, numbered once at build, so that scoring a tool the request
 // touches looks up no word in a map.
 type nameVocab struct {
 	// slot numbers every distinct name word: its place in a request's
@@ -19,22 +20,34 @@ type nameWord struct {
 	intent intent // stemIntent of the word
 }
 
-// newNameVocab numbers the name words of every tool.
-func newNameVocab(names [][]string, idf map[string]float64) nameVocab {
+// newNameVocab numbers the name words of every tool, and sets each name
+// phrase's ids.
+func newNameVocab(names [][]string, phrases map[string][]phrase, idf map[string]float64) nameVocab {
 	nw := nameVocab{slot: map[string]int32{}, docs: make([][]nameWord, len(names)), all: make([]float64, len(names))}
+	number := func(t string) int32 {
+		s, ok := nw.slot[t]
+		if !ok {
+			s = int32(len(nw.slot))
+			nw.slot[t] = s
+		}
+		return s
+	}
 	for d, ts := range names {
 		ws := make([]nameWord, len(ts))
 		var all float64
 		for i, t := range ts {
-			s, ok := nw.slot[t]
-			if !ok {
-				s = int32(len(nw.slot))
-				nw.slot[t] = s
-			}
-			ws[i] = nameWord{slot: s, idf: idf[t], intent: stemIntent[t]}
+			ws[i] = nameWord{slot: number(t), idf: idf[t], intent: stemIntent[t]}
 			all += ws[i].idf
 		}
 		nw.docs[d], nw.all[d] = ws, all
+	}
+	for _, ps := range phrases {
+		for i, p := range ps {
+			ps[i].ids = make([]int32, len(p.terms))
+			for j, t := range p.terms {
+				ps[i].ids[j] = number(t)
+			}
+		}
 	}
 	return nw
 }
@@ -51,4 +64,23 @@ func (nw nameVocab) said(q *analyzed) []float64 {
 		}
 	}
 	return q.said
+}
+
+// says reports whether the request says every name word of ids itself
+// (q.terms, not an expansion), by number.
+func (nw nameVocab) says(q *analyzed, ids []int32) bool {
+	if q.own == nil {
+		q.own = make([]bool, len(nw.slot))
+		for _, t := range q.terms {
+			if s, ok := nw.slot[t]; ok {
+				q.own[s] = true
+			}
+		}
+	}
+	for _, s := range ids {
+		if !q.own[s] {
+			return false
+		}
+	}
+	return true
 }
