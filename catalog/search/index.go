@@ -135,6 +135,9 @@ type scratch struct {
 	// number holds each document's grammatical-number agreement with
 	// the request (numberFlags); zero for most.
 	number []uint8
+	// touched and inSlot are candidates' lists of documents, kept to
+	// be reused.
+	touched, inSlot []int
 }
 
 // nFields is the number of fields fieldsOf returns.
@@ -716,7 +719,7 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit int) []candidate {
 	sc := ix.scratch.Get().(*scratch)
 	scores, hits, cur := sc.scores, sc.hits, sc.cur
-	var touched, inSlot []int
+	touched, inSlot := sc.touched[:0], sc.inSlot[:0]
 	for _, slot := range q.slots {
 		for _, a := range slot {
 			for _, p := range ix.postings[a.t] {
@@ -846,6 +849,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	for _, d := range numbered {
 		sc.number[d] = 0
 	}
+	sc.touched, sc.inSlot = touched, inSlot
 	ix.scratch.Put(sc)
 	return topN(out, limit)
 }
