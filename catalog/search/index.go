@@ -780,7 +780,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	ks := ix.kindScores(q)
 	named := ix.namedKinds(q.query, q.terms)
 	numbered := numberFlags(q.numbers, ix.numberDocs, sc.number)
-	out := make([]candidate, 0, len(touched))
+	keep := newKeeper(limit)
 	for _, d := range touched {
 		if allow(d) {
 			h := best[int32(d)]
@@ -842,7 +842,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 				s *= 1 + namedBoost
 			}
 			c.scored = scored{d, s}
-			out = append(out, c)
+			keep.push(c)
 		}
 		scores[d], hits[d] = 0, 0
 	}
@@ -851,7 +851,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	}
 	sc.touched, sc.inSlot = touched, inSlot
 	ix.scratch.Put(sc)
-	return topN(out, limit)
+	return keep.best()
 }
 
 // ranked is what topN orders: a scored result, or one carrying more.
