@@ -104,8 +104,9 @@ func (c *Catalog) resolveExact(w string) []int {
 func (c *Catalog) Search(ctx context.Context, query string, k int) []Hit {
 	scopes, _ := ScopesFrom(ctx)
 	// Not Permitted(c.entries[d], …): that copies the entry, for every
-	// tool the request touches.
-	allow := func(d int) bool { return permits(scopes, c.entries[d].Scopes) }
+	// tool the request touches. "*" is looked for once.
+	all := slices.Contains(scopes, ScopeAll)
+	allow := func(d int) bool { return all || permits(scopes, c.entries[d].Scopes) }
 	res := c.search(ctx, query, k, allow)
 	hits := make([]Hit, len(res))
 	for i, s := range res {
