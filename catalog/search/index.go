@@ -150,8 +150,8 @@ type field struct {
 
 // fieldsOf returns a document's fields, and the value types its
 // parameters take (value.go).
-func fieldsOf(e Doc) ([]field, valueType) {
-	pn, pd, vt := schemaText(e.Schema)
+func fieldsOf(e Doc) ([]field, valueType, []string) {
+	pn, pd, vt, req := schemaText(e.Schema)
 	return []field{
 		// Each name word once: merge_merge_request is not more about
 		// merging than list_merge_requests.
@@ -166,16 +166,17 @@ func fieldsOf(e Doc) ([]field, valueType) {
 		// The description's first sentence says what the tool is for;
 		// the rest says how. Its words count again.
 		{wFirst, terms(firstSentence(e.Description))},
-	}, vt
+	}, vt, req
 }
 
 func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	n := len(entries)
 	docs := make([][]field, n)
 	vals := make([]valueType, n)
+	reqs := make([][]string, n)
 	var avg [nFields]float64
 	for i, e := range entries {
-		docs[i], vals[i] = fieldsOf(e)
+		docs[i], vals[i], reqs[i] = fieldsOf(e)
 	}
 	splitNames(entries, docs)
 	for i := range entries {
@@ -261,7 +262,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	ix.buildKinds(entries, tfs, common, about)
 	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = vals
-	ix.required = requiredValues(entries)
+	ix.required = requiredValues(entries, reqs)
 	ix.kindValues = make([]valueType, ix.nKinds)
 	for i, vt := range vals {
 		ix.kindValues[ix.docKind[i]] |= vt
@@ -976,12 +977,16 @@ func sortRanked[T ranked](s []T) {
 }
 
 // schemaText walks an input schema and returns its parameter names and
-// parameter descriptions, each joined by spaces, and the value types its
-// top-level parameters take (paramValueType).
-func schemaText(raw json.RawMessage) (names, descs string, values valueType) {
+// parameter descriptions, each joined by spaces, the value types its
+// top-level parameters take (paramValueType), and its required
+// parameters (requiredNames): the one parse of the schema.
+func schemaText(raw json.RawMessage) (names, descs string, values valueType, required []string) {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return "", "", 0
+		return "", "", 0, nil
+	}
+	if m, ok := v.(map[string]any); ok {
+		required = requiredNames(m)
 	}
 	var nb, db strings.Builder
 	var walk func(v any, depth int)
@@ -1033,5 +1038,5 @@ func schemaText(raw json.RawMessage) (names, descs string, values valueType) {
 		}
 	}
 	walk(v, 0)
-	return nb.String(), db.String(), values
+	return nb.String(), db.String(), values, required
 }
