@@ -258,11 +258,11 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 		}
 		ix.nameTerms = append(ix.nameTerms, ts)
 	}
-	ix.names = newNameVocab(ix.nameTerms, ix.namePhrases, ix.idf)
+	ix.required = requiredValues(entries, reqs)
+	ix.names = newNameVocab(ix.nameTerms, ix.namePhrases, ix.required, ix.idf)
 	ix.buildKinds(entries, tfs, common, about)
 	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = vals
-	ix.required = requiredValues(entries, reqs)
 	ix.kindValues = make([]valueType, ix.nKinds)
 	for i, vt := range vals {
 		ix.kindValues[ix.docKind[i]] |= vt
@@ -815,7 +815,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// A required parameter the request cannot fill: "move OPS-4
 			// to In Progress" names no project to move it to.
 			if ix.required[d] != nil {
-				s *= requiredFactor(ix.required[d], q)
+				s *= requiredFactor(ix.required[d], q, ix.names.said(q))
 			}
 			// Name coverage: near twins share their object words, and
 			// the one whose name the query says more of is the more

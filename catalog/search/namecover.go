@@ -1,10 +1,11 @@
 package search
 
-// nameVocab is name coverage's and the name phrases' view of the tool
-// names (see coverage and candidates): each tool's distinguishing name
-// words with their idf and the change they say, and each name phrase's
-// words, numbered once at build, so that scoring a tool the request
-// touches looks up no word in a map.
+// nameVocab is name coverage's, the name phrases' and the required
+// values' view of the tools (see coverage, candidates and required.go):
+// each tool's distinguishing name words with their idf and the change
+// they say, each name phrase's words and each required value's words,
+// numbered once at build, so that scoring a tool the request touches
+// looks up no word in a map.
 type nameVocab struct {
 	// slot numbers every distinct name word: its place in a request's
 	// said weights.
@@ -20,9 +21,9 @@ type nameWord struct {
 	intent intent // stemIntent of the word
 }
 
-// newNameVocab numbers the name words of every tool, and sets each name
-// phrase's ids.
-func newNameVocab(names [][]string, phrases map[string][]phrase, idf map[string]float64) nameVocab {
+// newNameVocab numbers the name words of every tool, and sets the ids of
+// each name phrase and each required value (required.go).
+func newNameVocab(names [][]string, phrases map[string][]phrase, required [][]reqValue, idf map[string]float64) nameVocab {
 	nw := nameVocab{slot: map[string]int32{}, docs: make([][]nameWord, len(names)), all: make([]float64, len(names))}
 	number := func(t string) int32 {
 		s, ok := nw.slot[t]
@@ -42,6 +43,14 @@ func newNameVocab(names [][]string, phrases map[string][]phrase, idf map[string]
 		nw.docs[d], nw.all[d] = ws, all
 	}
 	for _, ps := range phrases {
+		for i, p := range ps {
+			ps[i].ids = make([]int32, len(p.terms))
+			for j, t := range p.terms {
+				ps[i].ids[j] = number(t)
+			}
+		}
+	}
+	for _, ps := range required {
 		for i, p := range ps {
 			ps[i].ids = make([]int32, len(p.terms))
 			for j, t := range p.terms {

@@ -31,6 +31,8 @@ var durationWords = terms("seconds minutes mins hours hrs days weeks")
 type reqValue struct {
 	values valueType
 	terms  []string
+	// ids are terms numbered by index.names.
+	ids []int32
 }
 
 // requiredNames returns the names of a schema's top-level required
@@ -132,13 +134,14 @@ func givenValues(query string, carried valueType) valueType {
 	return carried
 }
 
-// filled reports whether the request q gives a value for p.
-func (p reqValue) filled(q *analyzed) bool {
+// filled reports whether the request q gives a value for p; said is
+// q's weight of each numbered word (nameVocab.said).
+func (p reqValue) filled(q *analyzed, said []float64) bool {
 	if p.values&q.given != 0 {
 		return true
 	}
-	for _, t := range p.terms {
-		if q.weight[t] > 0 {
+	for _, s := range p.ids {
+		if said[s] > 0 {
 			return true
 		}
 	}
@@ -146,10 +149,10 @@ func (p reqValue) filled(q *analyzed) bool {
 }
 
 // requiredFactor is the multiplier for a tool that requires ps, for the
-// request q.
-func requiredFactor(ps []reqValue, q *analyzed) float64 {
+// request q whose word weights are said.
+func requiredFactor(ps []reqValue, q *analyzed, said []float64) float64 {
 	for _, p := range ps {
-		if !p.filled(q) {
+		if !p.filled(q, said) {
 			return requiredMiss
 		}
 	}

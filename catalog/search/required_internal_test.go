@@ -92,7 +92,7 @@ func TestRequiredDurationInWords(t *testing.T) {
 	ps := idx.ix.required[0]
 	for q, want := range map[string]bool{"log 2.5 hours on it": true, "log work on it": false, "log the time spent": true} {
 		a := idx.ix.analyze(q)
-		if got := requiredFactor(ps, a) == 1; got != want {
+		if got := requiredFactor(ps, a, idx.ix.names.said(a)) == 1; got != want {
 			t.Errorf("%q: filled %v, want %v", q, got, want)
 		}
 	}
