@@ -135,9 +135,10 @@ type scratch struct {
 	// number holds each document's grammatical-number agreement with
 	// the request (numberFlags); zero for most.
 	number []uint8
-	// touched and inSlot are candidates' lists of documents, kept to
-	// be reused.
+	// touched and inSlot are candidates' lists of documents, and
+	// coords its coordination factors, kept to be reused.
 	touched, inSlot []int
+	coords          []float64
 }
 
 // nFields is the number of fields fieldsOf returns.
@@ -778,6 +779,12 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			}
 		}
 	}
+	// The coordination factor of each number of slots matched, worked
+	// out once a search rather than once a tool.
+	coords := sc.coords[:0]
+	for h := range len(q.slots) + 1 {
+		coords = append(coords, math.Pow(float64(h)/float64(len(q.slots)), coord))
+	}
 	ks := ix.kindScores(q)
 	named := ix.namedKinds(q.query, q.terms)
 	numbered := numberFlags(q.numbers, ix.numberDocs, sc.number)
@@ -796,7 +803,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			c := candidate{hits: int(hits[d]), aliasHit: h.alias, nameHit: h.name}
 			// Coordination: a tool matching more of the query's words
 			// beats one matching a single rare word many times.
-			s := scores[d] * math.Pow(float64(hits[d])/float64(len(q.slots)), coord)
+			s := scores[d] * coords[hits[d]]
 			// The verb: read tools for a question, the matching change
 			// for a request. Alias bonuses stay whole: an operator's
 			// phrase outranks the verb heuristic.
@@ -850,7 +857,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	for _, d := range numbered {
 		sc.number[d] = 0
 	}
-	sc.touched, sc.inSlot = touched, inSlot
+	sc.touched, sc.inSlot, sc.coords = touched, inSlot, coords
 	ix.scratch.Put(sc)
 	return keep.best()
 }
