@@ -139,6 +139,17 @@ type scratch struct {
 	// coords its coordination factors, kept to be reused.
 	touched, inSlot []int
 	coords          []float64
+	// phrase is each document's best phrase hit, and phrased the
+	// documents that have one (candidates).
+	phrase  []phraseHit
+	phrased []int32
+}
+
+// phraseHit is a document's best alias or name phrase found in a
+// request: its bonus, and which kinds of phrase were found.
+type phraseHit struct {
+	bonus       float64
+	alias, name bool
 }
 
 // nFields is the number of fields fieldsOf returns.
@@ -288,7 +299,8 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	}
 	ix.weights = &rerankWeights
 	ix.scratch = &sync.Pool{New: func() any {
-		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n), number: make([]uint8, n)}
+		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n), number: make([]uint8, n),
+			phrase: make([]phraseHit, n)}
 	}}
 	return ix
 }
@@ -747,20 +759,17 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	// signal there is: an operator wrote it down for this tool. So is a
 	// tool name whose words the query all says, in any order. Each
 	// document earns its best phrase once.
-	type phraseHit struct {
-		bonus       float64
-		alias, name bool
-	}
-	var best map[int32]phraseHit
+	// best holds each document's by document number (in the scratch,
+	// as the scores are); phrased lists the documents it holds, to clear.
+	best, phrased := sc.phrase, sc.phrased[:0]
 	found := func(p phrase, alias bool) {
-		if best == nil {
-			best = map[int32]phraseHit{}
+		h := &best[p.doc]
+		if *h == (phraseHit{}) {
+			phrased = append(phrased, p.doc)
 		}
-		h := best[p.doc]
 		h.bonus = max(h.bonus, p.bonus)
 		h.alias = h.alias || alias
 		h.name = h.name || !alias
-		best[p.doc] = h
 	}
 	for _, t := range q.raw {
 		for _, p := range ix.aliases[t] {
@@ -791,7 +800,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	keep := newKeeper(limit)
 	for _, d := range touched {
 		if allow(d) {
-			h := best[int32(d)]
+			h := best[d]
 			// A one-word name said is a name match only when the tool
 			// matches more of the request, or the request is that one
 			// word: "a shell in the redis pod" does not ask for a tool
@@ -857,7 +866,10 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	for _, d := range numbered {
 		sc.number[d] = 0
 	}
-	sc.touched, sc.inSlot, sc.coords = touched, inSlot, coords
+	for _, d := range phrased {
+		best[d] = phraseHit{}
+	}
+	sc.touched, sc.inSlot, sc.coords, sc.phrased = touched, inSlot, coords, phrased
 	ix.scratch.Put(sc)
 	return keep.best()
 }
