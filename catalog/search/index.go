@@ -859,7 +859,9 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 				s *= 1 + namedBoost
 			}
 			c.scored = scored{d, s}
-			keep.push(c)
+			if keep.takes(c.scored) {
+				keep.push(c)
+			}
 		}
 		scores[d], hits[d] = 0, 0
 	}

@@ -21,6 +21,20 @@ func (c candidate) beats(o candidate) bool {
 	return c.doc < o.doc
 }
 
+// takes reports whether push would keep a candidate scored s. It inlines
+// where push does not: most candidates of a broad request are worse
+// than the worst kept, and are turned away without a call.
+func (k *keeper) takes(s scored) bool {
+	if len(k.h) < k.n {
+		return true
+	}
+	if k.n == 0 {
+		return false
+	}
+	w := k.h[0].scored // the worst kept
+	return s.score > w.score || s.score == w.score && s.doc < w.doc
+}
+
 func (k *keeper) push(c candidate) {
 	if len(k.h) < k.n {
 		k.h = append(k.h, c)
