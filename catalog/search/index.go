@@ -483,23 +483,7 @@ const minShortName = 4
 // name words that the query says, an expansion word or a change verb
 // the request asks for in other words counting expandWeight.
 func (ix *index) coverage(q *analyzed, d int) float64 {
-	all := ix.names.all[d]
-	if all == 0 {
-		return 0
-	}
-	said := ix.names.said(q)
-	var got float64
-	for _, t := range ix.names.docs[d] {
-		s := said[t.slot]
-		got += t.idf * s
-		// A change verb of the name is said, as an expansion is, when
-		// the request asks for that change in its own words: "ack
-		// alert group X" says the "update" of update_alert_group.
-		if s == 0 && q.req != 0 && q.req&t.intent != 0 {
-			got += t.idf * expandWeight
-		}
-	}
-	return got / all
+	return ix.names.cover(ix.names.said(q), q.req, d)
 }
 
 // setIDPatterns gives each kind position its identifier patterns.
@@ -798,6 +782,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	named := ix.namedKinds(q.query, q.terms)
 	numbered := numberFlags(q.numbers, ix.numberDocs, sc.number)
 	keep := newKeeper(limit)
+	said := ix.names.said(q)
 	for _, d := range touched {
 		if allow(d) {
 			h := best[d]
@@ -831,7 +816,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// A required parameter the request cannot fill: "move OPS-4
 			// to In Progress" names no project to move it to.
 			if ix.required[d] != nil {
-				s *= requiredFactor(ix.required[d], q, ix.names.said(q))
+				s *= requiredFactor(ix.required[d], q, said)
 			}
 			// Name coverage: near twins share their object words, and
 			// the one whose name the query says more of is the more
@@ -839,7 +824,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// list_metrics, half of get_metric_metadata). Rare name
 			// words count for more (idf-weighted share).
 			if !single {
-				s *= 1 + nameCover*ix.coverage(q, d)
+				s *= 1 + nameCover*ix.names.cover(said, q.req, d)
 			}
 			// A name said in full scores down with its verb as its
 			// words do: "who approved MR 4521" says every word of

@@ -63,7 +63,7 @@ func newNameVocab(names [][]string, phrases map[string][]phrase, required [][]re
 
 // said returns the request's weight of every name word by slot, made
 // from q.weight on first use.
-func (nw nameVocab) said(q *analyzed) []float64 {
+func (nw *nameVocab) said(q *analyzed) []float64 {
 	if q.said == nil {
 		q.said = make([]float64, len(nw.slot))
 		for t, w := range q.weight {
@@ -77,7 +77,7 @@ func (nw nameVocab) said(q *analyzed) []float64 {
 
 // says reports whether the request says every name word of ids itself
 // (q.terms, not an expansion), by number.
-func (nw nameVocab) says(q *analyzed, ids []int32) bool {
+func (nw *nameVocab) says(q *analyzed, ids []int32) bool {
 	if q.own == nil {
 		q.own = make([]bool, len(nw.slot))
 		for _, t := range q.terms {
@@ -92,4 +92,25 @@ func (nw nameVocab) says(q *analyzed, ids []int32) bool {
 		}
 	}
 	return true
+}
+
+// cover is coverage for tool d, given the request's word weights said
+// and the change req it asks for.
+func (nw *nameVocab) cover(said []float64, req intent, d int) float64 {
+	all := nw.all[d]
+	if all == 0 {
+		return 0
+	}
+	var got float64
+	for _, t := range nw.docs[d] {
+		s := said[t.slot]
+		got += t.idf * s
+		// A change verb of the name is said, as an expansion is, when
+		// the request asks for that change in its own words: "ack
+		// alert group X" says the "update" of update_alert_group.
+		if s == 0 && req != 0 && req&t.intent != 0 {
+			got += t.idf * expandWeight
+		}
+	}
+	return got / all
 }
