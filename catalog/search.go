@@ -67,7 +67,7 @@ func (c *Catalog) search(ctx context.Context, query string, k int, allow func(in
 // server.tool) appears verbatim as a word of the query.
 func (c *Catalog) exactNames(query string, allow func(int) bool) []int {
 	var out []int
-	for _, w := range strings.Fields(query) {
+	for w := range strings.FieldsSeq(query) {
 		w = strings.Trim(w, "\"'`,;:!?()[]{}")
 		w = strings.TrimSuffix(w, ".")
 		for _, d := range c.resolveExact(w) {
