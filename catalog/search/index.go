@@ -92,7 +92,9 @@ type index struct {
 	// nameTerms are each tool's distinguishing name words (no kind
 	// prefix, no leading read verb), for name coverage.
 	nameTerms [][]string
-	// names are nameTerms numbered, for coverage.
+	// names numbers the words of nameTerms, of name phrases and of
+	// required values, so that scoring reads them by number
+	// (namecover.go).
 	names nameVocab
 	// docFields are each document's terms with their field groups, and
 	// docVerb its name's leading read verb, for the reranker.
@@ -743,8 +745,9 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	// signal there is: an operator wrote it down for this tool. So is a
 	// tool name whose words the query all says, in any order. Each
 	// document earns its best phrase once.
-	// best holds each document's by document number (in the scratch,
-	// as the scores are); phrased lists the documents it holds, to clear.
+	// best holds each document's best phrase hit by document number,
+	// in the scratch as the scores are; phrased lists the documents
+	// that have one, to clear.
 	best, phrased := sc.phrase, sc.phrased[:0]
 	found := func(p phrase, alias bool) {
 		h := &best[p.doc]
