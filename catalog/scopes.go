@@ -38,10 +38,15 @@ func ScopesFrom(ctx context.Context) (scopes []string, ok bool) {
 // all; "write" implies "read", since whoever may change a thing may look
 // at it. Any other scope (say "k8s:exec") must be held as is.
 func Permitted(e Entry, scopes []string) bool {
+	return permits(scopes, e.Scopes)
+}
+
+// permits is Permitted on the scopes an entry requires.
+func permits(scopes, required []string) bool {
 	if slices.Contains(scopes, ScopeAll) {
 		return true
 	}
-	for _, need := range e.Scopes {
+	for _, need := range required {
 		if slices.Contains(scopes, need) {
 			continue
 		}

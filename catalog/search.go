@@ -67,7 +67,7 @@ func (c *Catalog) search(ctx context.Context, query string, k int, allow func(in
 // server.tool) appears verbatim as a word of the query.
 func (c *Catalog) exactNames(query string, allow func(int) bool) []int {
 	var out []int
-	for _, w := range strings.Fields(query) {
+	for w := range strings.FieldsSeq(query) {
 		w = strings.Trim(w, "\"'`,;:!?()[]{}")
 		w = strings.TrimSuffix(w, ".")
 		for _, d := range c.resolveExact(w) {
@@ -103,7 +103,10 @@ func (c *Catalog) resolveExact(w string) []int {
 // in ctx permit (read-only when ctx has none). k defaults to 5, at most 20.
 func (c *Catalog) Search(ctx context.Context, query string, k int) []Hit {
 	scopes, _ := ScopesFrom(ctx)
-	allow := func(d int) bool { return Permitted(c.entries[d], scopes) }
+	// Not Permitted(c.entries[d], …): that copies the entry, for every
+	// tool the request touches. "*" is looked for once.
+	all := slices.Contains(scopes, ScopeAll)
+	allow := func(d int) bool { return all || permits(scopes, c.entries[d].Scopes) }
 	res := c.search(ctx, query, k, allow)
 	hits := make([]Hit, len(res))
 	for i, s := range res {

@@ -92,7 +92,7 @@ func terms(text string) []string {
 	for _, w := range nameWords(text) {
 		add(w)
 	}
-	for _, f := range strings.Fields(text) {
+	for f := range strings.FieldsSeq(text) {
 		if strings.Count(f, "-") == 1 {
 			a, b, _ := strings.Cut(strings.Trim(f, ".,;:!?()\"'`"), "-")
 			if isAlpha(strings.ToLower(a)) && isAlpha(strings.ToLower(b)) && a != "" && b != "" {

@@ -92,6 +92,10 @@ type index struct {
 	// nameTerms are each tool's distinguishing name words (no kind
 	// prefix, no leading read verb), for name coverage.
 	nameTerms [][]string
+	// names numbers the words of nameTerms, of name phrases and of
+	// required values, so that scoring reads them by number
+	// (namecover.go).
+	names nameVocab
 	// docFields are each document's terms with their field groups, and
 	// docVerb its name's leading read verb, for the reranker.
 	docFields [][]uint32
@@ -121,6 +125,8 @@ type index struct {
 type phrase struct {
 	doc   int32
 	terms []string
+	// ids are a name phrase's terms numbered by index.names.
+	ids   []int32
 	bonus float64
 }
 
@@ -131,6 +137,21 @@ type scratch struct {
 	// number holds each document's grammatical-number agreement with
 	// the request (numberFlags); zero for most.
 	number []uint8
+	// touched and inSlot are candidates' lists of documents, and
+	// coords its coordination factors, kept to be reused.
+	touched, inSlot []int
+	coords          []float64
+	// phrase is each document's best phrase hit, and phrased the
+	// documents that have one (candidates).
+	phrase  []phraseHit
+	phrased []int32
+}
+
+// phraseHit is a document's best alias or name phrase found in a
+// request: its bonus, and which kinds of phrase were found.
+type phraseHit struct {
+	bonus       float64
+	alias, name bool
 }
 
 // nFields is the number of fields fieldsOf returns.
@@ -143,8 +164,8 @@ type field struct {
 
 // fieldsOf returns a document's fields, and the value types its
 // parameters take (value.go).
-func fieldsOf(e Doc) ([]field, valueType) {
-	pn, pd, vt := schemaText(e.Schema)
+func fieldsOf(e Doc) ([]field, valueType, []string) {
+	pn, pd, vt, req := schemaText(e.Schema)
 	return []field{
 		// Each name word once: merge_merge_request is not more about
 		// merging than list_merge_requests.
@@ -159,16 +180,17 @@ func fieldsOf(e Doc) ([]field, valueType) {
 		// The description's first sentence says what the tool is for;
 		// the rest says how. Its words count again.
 		{wFirst, terms(firstSentence(e.Description))},
-	}, vt
+	}, vt, req
 }
 
 func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	n := len(entries)
 	docs := make([][]field, n)
 	vals := make([]valueType, n)
+	reqs := make([][]string, n)
 	var avg [nFields]float64
 	for i, e := range entries {
-		docs[i], vals[i] = fieldsOf(e)
+		docs[i], vals[i], reqs[i] = fieldsOf(e)
 	}
 	splitNames(entries, docs)
 	for i := range entries {
@@ -250,10 +272,11 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 		}
 		ix.nameTerms = append(ix.nameTerms, ts)
 	}
+	ix.required = requiredValues(entries, reqs)
+	ix.names = newNameVocab(ix.nameTerms, ix.namePhrases, ix.required, ix.idf)
 	ix.buildKinds(entries, tfs, common, about)
 	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = vals
-	ix.required = requiredValues(entries)
 	ix.kindValues = make([]valueType, ix.nKinds)
 	for i, vt := range vals {
 		ix.kindValues[ix.docKind[i]] |= vt
@@ -278,7 +301,8 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	}
 	ix.weights = &rerankWeights
 	ix.scratch = &sync.Pool{New: func() any {
-		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n), number: make([]uint8, n)}
+		return &scratch{scores: make([]float64, n), hits: make([]uint16, n), cur: make([]float64, n), number: make([]uint8, n),
+			phrase: make([]phraseHit, n)}
 	}}
 	return ix
 }
@@ -461,23 +485,7 @@ const minShortName = 4
 // name words that the query says, an expansion word or a change verb
 // the request asks for in other words counting expandWeight.
 func (ix *index) coverage(q *analyzed, d int) float64 {
-	var got, all float64
-	for _, t := range ix.nameTerms[d] {
-		w := ix.idf[t]
-		all += w
-		said := q.weight[t]
-		got += w * said
-		// A change verb of the name is said, as an expansion is, when
-		// the request asks for that change in its own words: "ack
-		// alert group X" says the "update" of update_alert_group.
-		if said == 0 && q.req != 0 && q.req&stemIntent[t] != 0 {
-			got += w * expandWeight
-		}
-	}
-	if all == 0 {
-		return 0
-	}
-	return got / all
+	return ix.names.cover(ix.names.said(q), q.req, d)
 }
 
 // setIDPatterns gives each kind position its identifier patterns.
@@ -577,6 +585,12 @@ type analyzed struct {
 	// values are the value types the request carries (value.go), and
 	// given those it gives a required parameter (required.go).
 	values, given valueType
+	// said is the weight of each tool name word, by its slot in
+	// index.names; nil until coverage first needs it.
+	said []float64
+	// own marks each tool name word (by slot) that q.terms holds; nil
+	// until a name phrase is checked.
+	own []bool
 }
 
 type alt struct {
@@ -711,7 +725,7 @@ func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
 func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit int) []candidate {
 	sc := ix.scratch.Get().(*scratch)
 	scores, hits, cur := sc.scores, sc.hits, sc.cur
-	var touched, inSlot []int
+	touched, inSlot := sc.touched[:0], sc.inSlot[:0]
 	for _, slot := range q.slots {
 		for _, a := range slot {
 			for _, p := range ix.postings[a.t] {
@@ -737,20 +751,18 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 	// signal there is: an operator wrote it down for this tool. So is a
 	// tool name whose words the query all says, in any order. Each
 	// document earns its best phrase once.
-	type phraseHit struct {
-		bonus       float64
-		alias, name bool
-	}
-	var best map[int32]phraseHit
+	// best holds each document's best phrase hit by document number,
+	// in the scratch as the scores are; phrased lists the documents
+	// that have one, to clear.
+	best, phrased := sc.phrase, sc.phrased[:0]
 	found := func(p phrase, alias bool) {
-		if best == nil {
-			best = map[int32]phraseHit{}
+		h := &best[p.doc]
+		if *h == (phraseHit{}) {
+			phrased = append(phrased, p.doc)
 		}
-		h := best[p.doc]
 		h.bonus = max(h.bonus, p.bonus)
 		h.alias = h.alias || alias
 		h.name = h.name || !alias
-		best[p.doc] = h
 	}
 	for _, t := range q.raw {
 		for _, p := range ix.aliases[t] {
@@ -766,18 +778,25 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 		for _, p := range ix.namePhrases[t] {
 			// A name is said where its words are, not inside a name
 			// the request gives: "flag beta-search" says no search.
-			if containsAll(q.terms, p.terms) && !anyIdent(q.ident, p.terms) {
+			if ix.names.says(q, p.ids) && !anyIdent(q.ident, p.terms) {
 				found(p, false)
 			}
 		}
 	}
+	// The coordination factor of each number of slots matched, worked
+	// out once a search rather than once a tool.
+	coords := sc.coords[:0]
+	for h := range len(q.slots) + 1 {
+		coords = append(coords, math.Pow(float64(h)/float64(len(q.slots)), coord))
+	}
 	ks := ix.kindScores(q)
 	named := ix.namedKinds(q.query, q.terms)
 	numbered := numberFlags(q.numbers, ix.numberDocs, sc.number)
-	out := make([]candidate, 0, len(touched))
+	keep := newKeeper(limit)
+	said := ix.names.said(q)
 	for _, d := range touched {
 		if allow(d) {
-			h := best[int32(d)]
+			h := best[d]
 			// A one-word name said is a name match only when the tool
 			// matches more of the request, or the request is that one
 			// word: "a shell in the redis pod" does not ask for a tool
@@ -789,7 +808,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			c := candidate{hits: int(hits[d]), aliasHit: h.alias, nameHit: h.name}
 			// Coordination: a tool matching more of the query's words
 			// beats one matching a single rare word many times.
-			s := scores[d] * math.Pow(float64(hits[d])/float64(len(q.slots)), coord)
+			s := scores[d] * coords[hits[d]]
 			// The verb: read tools for a question, the matching change
 			// for a request. Alias bonuses stay whole: an operator's
 			// phrase outranks the verb heuristic.
@@ -808,7 +827,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// A required parameter the request cannot fill: "move OPS-4
 			// to In Progress" names no project to move it to.
 			if ix.required[d] != nil {
-				s *= requiredFactor(ix.required[d], q)
+				s *= requiredFactor(ix.required[d], q, said)
 			}
 			// Name coverage: near twins share their object words, and
 			// the one whose name the query says more of is the more
@@ -816,7 +835,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// list_metrics, half of get_metric_metadata). Rare name
 			// words count for more (idf-weighted share).
 			if !single {
-				s *= 1 + nameCover*ix.coverage(q, d)
+				s *= 1 + nameCover*ix.names.cover(said, q.req, d)
 			}
 			// A name said in full scores down with its verb as its
 			// words do: "who approved MR 4521" says every word of
@@ -836,15 +855,21 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 				s *= 1 + namedBoost
 			}
 			c.scored = scored{d, s}
-			out = append(out, c)
+			if keep.takes(c.scored) {
+				keep.push(c)
+			}
 		}
 		scores[d], hits[d] = 0, 0
 	}
 	for _, d := range numbered {
 		sc.number[d] = 0
 	}
+	for _, d := range phrased {
+		best[d] = phraseHit{}
+	}
+	sc.touched, sc.inSlot, sc.coords, sc.phrased = touched, inSlot, coords, phrased
 	ix.scratch.Put(sc)
-	return topN(out, limit)
+	return keep.best()
 }
 
 // ranked is what topN orders: a scored result, or one carrying more.
@@ -955,16 +980,6 @@ func allIdent(ident map[string]bool, ts []string) bool {
 	return true
 }
 
-// containsAll reports whether sorted set holds every term of ts.
-func containsAll(set, ts []string) bool {
-	for _, t := range ts {
-		if _, ok := slices.BinarySearch(set, t); !ok {
-			return false
-		}
-	}
-	return true
-}
-
 func sortRanked[T ranked](s []T) {
 	slices.SortFunc(s, func(a, b T) int {
 		x, y := a.key(), b.key()
@@ -979,12 +994,16 @@ func sortRanked[T ranked](s []T) {
 }
 
 // schemaText walks an input schema and returns its parameter names and
-// parameter descriptions, each joined by spaces, and the value types its
-// top-level parameters take (paramValueType).
-func schemaText(raw json.RawMessage) (names, descs string, values valueType) {
+// parameter descriptions, each joined by spaces, the value types its
+// top-level parameters take (paramValueType), and its required
+// parameters (requiredNames): the one parse of the schema.
+func schemaText(raw json.RawMessage) (names, descs string, values valueType, required []string) {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return "", "", 0
+		return "", "", 0, nil
+	}
+	if m, ok := v.(map[string]any); ok {
+		required = requiredNames(m)
 	}
 	var nb, db strings.Builder
 	var walk func(v any, depth int)
@@ -1036,5 +1055,5 @@ func schemaText(raw json.RawMessage) (names, descs string, values valueType) {
 		}
 	}
 	walk(v, 0)
-	return nb.String(), db.String(), values
+	return nb.String(), db.String(), values, required
 }

@@ -357,6 +357,10 @@ func repoPath(q string) bool {
 		if strings.HasPrefix(f, "/") || strings.Contains(f, "://") || fileName(f) {
 			continue
 		}
+		// Most words have no '/': split only those that do.
+		if !strings.Contains(f, "/") {
+			continue
+		}
 		parts := strings.Split(f, "/")
 		if len(parts) < 2 || len(parts) > 3 {
 			continue
@@ -383,6 +387,10 @@ const podExpansion = "pod"
 func podName(q string) bool {
 	for f := range strings.FieldsSeq(q) {
 		f = strings.Trim(f, ".,;:!?()[]{}\"'`")
+		// Most words have no '-': split only those that do.
+		if !strings.Contains(f, "-") {
+			continue
+		}
 		parts := strings.Split(f, "-")
 		if len(parts) < 2 || !isAlpha(parts[0]) {
 			continue
@@ -439,6 +447,10 @@ func metricName(q string) bool {
 	}
 	for f := range strings.FieldsSeq(q) {
 		f = strings.Trim(f, ".,;:!?()[]{}\"'`")
+		// Most words have no '_': split only those that do.
+		if !strings.Contains(f, "_") {
+			continue
+		}
 		parts := strings.Split(f, "_")
 		if len(parts) < 2 || !isSnake(f) {
 			continue

@@ -97,7 +97,7 @@ func nameNumbers(entries []Doc) []map[string]gramNumber {
 // app-logs-2024.06.11, deploy/values.yaml) say no number.
 func requestNumbers(query string) map[string]gramNumber {
 	var out map[string]gramNumber
-	for _, f := range strings.Fields(strings.ToLower(query)) {
+	for f := range strings.FieldsSeq(strings.ToLower(query)) {
 		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) })
 		if i := strings.IndexAny(w, "'’"); i > 0 {
 			w = w[:i] // "alert's"

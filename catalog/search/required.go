@@ -1,9 +1,6 @@
 package search
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // Required values: near twins differ in what a call to them needs.
 // create_remote_link needs a URL where create_link needs two issues;
@@ -34,30 +31,55 @@ var durationWords = terms("seconds minutes mins hours hrs days weeks")
 type reqValue struct {
 	values valueType
 	terms  []string
+	// ids are terms numbered by index.names.
+	ids []int32
 }
 
 // requiredNames returns the names of a schema's top-level required
-// parameters.
-func requiredNames(raw json.RawMessage) []string {
-	var s struct {
-		Required []string `json:"required"`
+// parameters, from the schema parsed as schemaText parses it. It reads
+// "required" as decoding it into a []string field would: the key
+// matched without regard to case, a null item as "", and no names at
+// all if the value is not a list of strings.
+func requiredNames(schema map[string]any) []string {
+	v, ok := schema["required"]
+	if !ok {
+		for k, x := range schema {
+			if strings.EqualFold(k, "required") {
+				v, ok = x, true
+				break
+			}
+		}
 	}
-	if json.Unmarshal(raw, &s) != nil {
+	if !ok || v == nil {
 		return nil
 	}
-	return s.Required
+	list, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, x := range list {
+		switch x := x.(type) {
+		case string:
+			out[i] = x
+		case nil:
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 // requiredValues returns, per tool, the required parameters named for a
 // value type that some tool of its kind does not require; nil for most
-// tools.
-func requiredValues(entries []Doc) [][]reqValue {
+// tools. required are each entry's required parameters (requiredNames).
+func requiredValues(entries []Doc, required [][]string) [][]reqValue {
 	out := make([][]reqValue, len(entries))
 	needs := map[string]valueType{} // kind -> types every tool so far requires
 	seen := map[string]bool{}
 	for i, e := range entries {
 		var all valueType
-		for _, n := range requiredNames(e.Schema) {
+		for _, n := range required[i] {
 			ws := nameWords(n)
 			if len(ws) == 0 {
 				continue
@@ -112,13 +134,14 @@ func givenValues(query string, carried valueType) valueType {
 	return carried
 }
 
-// filled reports whether the request q gives a value for p.
-func (p reqValue) filled(q *analyzed) bool {
+// filled reports whether the request q gives a value for p; said is
+// q's weight of each numbered word (nameVocab.said).
+func (p reqValue) filled(q *analyzed, said []float64) bool {
 	if p.values&q.given != 0 {
 		return true
 	}
-	for _, t := range p.terms {
-		if q.weight[t] > 0 {
+	for _, s := range p.ids {
+		if said[s] > 0 {
 			return true
 		}
 	}
@@ -126,10 +149,10 @@ func (p reqValue) filled(q *analyzed) bool {
 }
 
 // requiredFactor is the multiplier for a tool that requires ps, for the
-// request q.
-func requiredFactor(ps []reqValue, q *analyzed) float64 {
+// request q whose word weights are said.
+func requiredFactor(ps []reqValue, q *analyzed, said []float64) float64 {
 	for _, p := range ps {
-		if !p.filled(q) {
+		if !p.filled(q, said) {
 			return requiredMiss
 		}
 	}

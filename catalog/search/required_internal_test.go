@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -50,7 +51,11 @@ func TestRequiredValuesOf(t *testing.T) {
 		{Kind: "b", Tool: "read_file", Schema: requiredSchema([]string{"path"}, "path")},
 		{Kind: "b", Tool: "write_file", Schema: requiredSchema([]string{"path", "content"}, "path", "content")},
 	}
-	got := requiredValues(docs)
+	reqs := make([][]string, len(docs))
+	for i, d := range docs {
+		_, _, _, reqs[i] = schemaText(d.Schema)
+	}
+	got := requiredValues(docs, reqs)
 	if len(got[0]) != 1 || got[0][0].values != valueDuration {
 		t.Errorf("add_entry: got %+v, want one duration (time_spent; link_type takes no URL)", got[0])
 	}
@@ -87,8 +92,41 @@ func TestRequiredDurationInWords(t *testing.T) {
 	ps := idx.ix.required[0]
 	for q, want := range map[string]bool{"log 2.5 hours on it": true, "log work on it": false, "log the time spent": true} {
 		a := idx.ix.analyze(q)
-		if got := requiredFactor(ps, a) == 1; got != want {
+		if got := requiredFactor(ps, a, idx.ix.names.said(a)) == 1; got != want {
 			t.Errorf("%q: filled %v, want %v", q, got, want)
+		}
+	}
+}
+
+// A schema's required list reads as decoding it into a []string would:
+// any case of the key, null items as "", nothing if an item is not a
+// string or the value not a list.
+func TestRequiredNames(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		want   []string
+	}{
+		{`{"required": ["url", "key"]}`, []string{"url", "key"}},
+		{`{"Required": ["path"]}`, []string{"path"}},
+		{`{"required": ["path", null]}`, []string{"path", ""}},
+		{`{"required": ["path", 3]}`, nil},
+		{`{"required": true}`, nil},
+		{`{"required": null}`, nil},
+		{`{"properties": {}}`, nil},
+	} {
+		_, _, _, got := schemaText(json.RawMessage(tc.schema))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %q, want %q", tc.schema, got, tc.want)
+		}
+		// The struct decoding it stands for.
+		var s struct {
+			Required []string `json:"required"`
+		}
+		if json.Unmarshal([]byte(tc.schema), &s) != nil {
+			s.Required = nil
+		}
+		if !slices.Equal(got, s.Required) {
+			t.Errorf("%s: got %q, json decodes %q", tc.schema, got, s.Required)
 		}
 	}
 }

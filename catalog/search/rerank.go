@@ -232,7 +232,7 @@ func (f *features) dot(w *features) float64 {
 // a trace id), or a hyphenated name with digits (a pod). Measurements
 // ("p99", "6h", "5xx") are not names.
 func hasIdentifier(query string) bool {
-	for _, w := range strings.Fields(query) {
+	for w := range strings.FieldsSeq(query) {
 		if strings.ContainsAny(w[:1], "\"'`") && len(w) > 2 {
 			return true
 		}

@@ -62,7 +62,7 @@ var measureBefore = map[string]bool{
 func requestValues(query string) valueType {
 	var vt valueType
 	prev := ""
-	for _, f := range strings.Fields(query) {
+	for f := range strings.FieldsSeq(query) {
 		before := prev
 		prev = strings.ToLower(strings.Trim(f, ",;:!?()[]\"'`."))
 		tok := strings.Trim(f, ",;:!?()[]\"'`")
