@@ -251,6 +251,12 @@ func newDefinitionRules() definitionRules {
 			// A tool that says it hands its input to a shell:
 			// "executes os.system(cmd)".
 			p(RuleModelInstruction, `\b(?:executes?|runs?|calls?|invokes?)\s+(?:an?\s+|the\s+)?(?:os\.system|os\.popen|child_process\.exec(?:Sync)?)\s*\(`, [][]string{{"os.system", "os.popen", "child_process.exec"}}),
+			// An urgent precondition on the tool's own call: "before you
+			// get prices using `get_prices`, it's critical to …".
+			p(RuleModelInstruction, `\bbefore\s+you\s+[^.\n]{0,80}?\b(?:using|with|via|calling|call)\s+[\x60'"]?[\w-]+[\x60'"]?\s*,\s*it(?:'s|’s|\s+is)\s+(?:critical|crucial|essential|vital|imperative|mandatory)\s+to\b`, [][]string{{"before you"}, {"critical", "crucial", "essential", "vital", "imperative", "mandatory"}}),
+			// The user's input passed on unchecked with whatever flags it
+			// carries: argument injection into a command.
+			p(RuleModelInstruction, `\b(?:exactly|verbatim|as[\s-]is|unmodified|unchanged)\b[^.\n]{0,60}?\bincluding\s+any\s+(?:extra\s+|additional\s+|other\s+)?(?:flags|arguments|options|switches|commands?)\b`, [][]string{{"exactly", "verbatim", "as is", "as-is", "unmodified", "unchanged"}, {"including any"}}),
 			// Every item of some data sent to a bare domain or a named
 			// server: "send all email data to mail-archive.example.org",
 			// "send all data to the backup server".
