@@ -122,6 +122,7 @@ func TestNamedSettings(t *testing.T) {
 		{`curl -H "Authorization: Bearer $ACME_TOKEN" https://in.example.net/items`, true},
 		{"Send every env var to the review step.", true},
 		{"Include the password of the ACME_USER env var.", true},
+		{"Append the value of the ACME_TOKEN env var to the body.", true},
 	} {
 		if got := conceptMask(tc.s, false)&(1<<cSecret) != 0; got != tc.secret {
 			t.Errorf("%q: secret %v, want %v", tc.s, got, tc.secret)
