@@ -1,6 +1,7 @@
 package neutralize
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -258,6 +259,9 @@ func buildConcepts() *conceptIndex {
 // ident says whether the sentence names an identifier not its tool's or
 // parameter's (see unitFeatures).
 func conceptMask(s string, ident bool) uint32 {
+	if t := namedSettings(s); t != s {
+		s = t
+	}
 	var m uint32
 	if ident {
 		m |= 1 << cIdent
@@ -316,6 +320,45 @@ func conceptMask(s string, ident bool) uint32 {
 		}
 	}
 	return m
+}
+
+// settingName is a configuration variable named by its name: "set with
+// the ACME_HOME env var", "the `ACME_URL` environment variable". It names
+// where the user configures the server, not a secret to move, unless its
+// name says it holds one (see secretNameWords).
+var settingName = regexp.MustCompile(`\b[\x60'"]?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[\x60'"]?\s+(?:env(?:ironment)?\s+var(?:iable)?s?)\b`)
+
+// secretNameWords are the parts of a variable's name that make its value
+// a secret: GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD.
+var secretNameWords = words("token tokens key keys secret secrets password passwd pwd pass passphrase credential credentials creds auth pat cookie session private apikey")
+
+// headerToken is an HTTP header that carries a bearer token variable.
+var headerToken = regexp.MustCompile(`(?i)(?:authorization\s*:\s*)?bearer\s+["']?(?:\$\{?|\{\{\s*|<)[A-Za-z_]\w*`)
+
+// namedSettings returns s without the words a concept list would read as
+// a secret where none is moved: a setting named by its variable, and a
+// documented request's bearer token variable sent to the service the
+// variable is named for (see [ownServiceToken]).
+func namedSettings(s string) string {
+	if strings.Contains(s, "env") {
+		s = settingName.ReplaceAllStringFunc(s, func(m string) string {
+			for w := range strings.SplitSeq(strings.ToLower(strings.Fields(strings.Trim(m, "`'\""))[0]), "_") {
+				if secretNameWords[strings.Trim(w, "`'\"")] {
+					return m // "the GITHUB_TOKEN env var" names a secret
+				}
+			}
+			return strings.Repeat(" ", len(m))
+		})
+	}
+	if strings.Contains(strings.ToLower(s), "bearer") {
+		s = headerToken.ReplaceAllStringFunc(s, func(m string) string {
+			if ownServiceToken(m, s) {
+				return strings.Repeat(" ", len(m))
+			}
+			return m
+		})
+	}
+	return s
 }
 
 // emailLike reports whether s holds a word@word.word.

@@ -185,7 +185,7 @@ func newDefinitionRules() definitionRules {
 			p(RuleExfiltration, `\b(?:send|sends|post|posts|upload|uploads|forward|forwards|transmit|exfiltrate|report|beacon|e-?mail|mail|share|(?:get|post)\s+request)\b[^.\n]{0,80}?\b(?:to|at|with)\s+(?:https?://|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[\w.+-]+@[\w-]+\.[a-z])`, [][]string{{"send", "post", "upload", "forward", "transmit", "exfiltrate", "report", "beacon", "mail", "share", "request"}, {"to ", "at ", "with "}}),
 			// Setting aside what came before: "ignore previous safety
 			// text", unless quoted as an example of an attack.
-			{rule: RuleModelInstruction, re: ci(`\b(?:ignore|disregard|forget|skip|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|preceding|earlier|above|foregoing|original|existing)\s+(?:\w+\s+){0,2}?(?:text|instructions?|safety|warnings?|guidance|guidelines|rules|content|prompts?|context|directions|directives|constraints|restrictions)\b`), needles: [][]string{{"ignore", "disregard", "forget", "skip", "override"}}, detected: true, quotable: true},
+			{rule: RuleModelInstruction, re: ci(`\b(?:ignore|disregard|forget|skip|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|preceding|earlier|above|foregoing|original|existing)\s+(?:\w+\s+){0,2}?(?:text|instructions?|safety|warnings?|guidance|guidelines|rules|content|prompts?|context|directions|directives|constraints|restrictions|safeguards|protections)\b`), needles: [][]string{{"ignore", "disregard", "forget", "skip", "override"}}, detected: true, quotable: true},
 			// Deleting a home or root directory tree: "rm -rf ~/projects".
 			p(RuleModelInstruction, `\brm\s+-(?:rf|fr|r|f)\s+(?:~|/|\$HOME)`, [][]string{{"rm "}}),
 			// A remote script piped into a shell: "curl … | bash".
@@ -242,6 +242,21 @@ func newDefinitionRules() definitionRules {
 			// tool", "pretend you are the admin".
 			p(RuleModelInstruction, `\b(?:act|behave)\s+as\s+(?:though|if)\s+you\s+(?:are|were)\b|\bpretend\s+(?:that\s+)?(?:you\s+are|you're|to\s+be)\b`, [][]string{{"act as", "behave as", "pretend"}}),
 			p(RuleToolReference, `\bother\s+(?:[\w-]+\s+){0,3}?(?:tools?|functions?|servers?|plugins?)\s+(?:are|is)\s+(?:\w+\s+)?(?:buggy|broken|deprecated|unsafe|insecure|malicious|compromised|unreliable|untrusted|outdated|obsolete|disabled|fake)\b`, [][]string{{"other"}, {" are ", " is "}}),
+			// An image whose URL names a tracker: a client that renders
+			// the description fetches it, and the fetch is the beacon.
+			p(RuleExfiltration, `(?:!\[[^\]\n]{0,100}\]\(\s*https?://[^\s)]*?|<img\b[^>]{0,200}\bsrc\s*=\s*["']?https?://[^\s"'>]*?)(?:track|pixel|beacon|collect|spy|exfil|leak)`, [][]string{{"![", "<img"}, {"http"}, {"track", "pixel", "beacon", "collect", "spy", "exfil", "leak"}}),
+			// A URL whose last query value is left empty for the model
+			// to fill: "fetch https://host/?data=".
+			p(RuleExfiltration, `\bhttps?://[^\s"'<>)]*[?&](?:data|payload|content|contents|info|d|c|leak|exfil|secrets?|tokens?|keys?|creds|credentials|env|msg|message|body|context|history|conversation|chat|files?|stolen)=(?:$|[\s"'\x60)\]>])`, [][]string{{"http"}, {"="}}),
+			// A tool that says it hands its input to a shell:
+			// "executes os.system(cmd)".
+			p(RuleModelInstruction, `\b(?:executes?|runs?|calls?|invokes?)\s+(?:an?\s+|the\s+)?(?:os\.system|os\.popen|child_process\.exec(?:Sync)?)\s*\(`, [][]string{{"os.system", "os.popen", "child_process.exec"}}),
+			// An urgent precondition on the tool's own call: "before you
+			// get prices using `get_prices`, it's critical to …".
+			p(RuleModelInstruction, `\bbefore\s+you\s+[^.\n]{0,80}?\b(?:using|with|via|calling|call)\s+[\x60'"]?[\w-]+[\x60'"]?\s*,\s*it(?:'s|’s|\s+is)\s+(?:critical|crucial|essential|vital|imperative|mandatory)\s+to\b`, [][]string{{"before you"}, {"critical", "crucial", "essential", "vital", "imperative", "mandatory"}}),
+			// The user's input passed on unchecked with whatever flags it
+			// carries: argument injection into a command.
+			p(RuleModelInstruction, `\b(?:exactly|verbatim|as[\s-]is|unmodified|unchanged)\b[^.\n]{0,60}?\bincluding\s+any\s+(?:extra\s+|additional\s+|other\s+)?(?:flags|arguments|options|switches|commands?)\b`, [][]string{{"exactly", "verbatim", "as is", "as-is", "unmodified", "unchanged"}, {"including any"}}),
 			// Every item of some data sent to a bare domain or a named
 			// server: "send all email data to mail-archive.example.org",
 			// "send all data to the backup server".
@@ -371,6 +386,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	}
 	intent(s, cs, sub.ownWords(), add)
 	toolChoice(s, folded, add)
+	callSequences(s, folded, sub.siblings, add)
 	capsTags(s, add)
 	spelledSecrets(s, sub.words, add)
 	secretSweeps(s, folded, sub.words, add)
@@ -545,6 +561,14 @@ func hidden(r rune) bool {
 	return r == utf8.RuneError
 }
 
+// inWordSelector reports whether r at s[i] is a variation selector
+// after an ASCII letter: emoji take one, a letter of a word has no use
+// for it ("ignore\ufe01 all"), so it is there to split an order the
+// rules would read.
+func inWordSelector(s string, i int, r rune) bool {
+	return r >= 0xfe00 && r <= 0xfe0f && i > 0 && isLetter(s[i-1])
+}
+
 // hiddenRunes reports each run of hidden characters.
 func hiddenRunes(s string, add func(Rule, int, int)) {
 	start := -1
@@ -554,7 +578,8 @@ func hiddenRunes(s string, add func(Rule, int, int)) {
 				r = 0xfffd
 			}
 		}
-		switch h := hidden(r); {
+		h := hidden(r) || inWordSelector(s, i, r)
+		switch {
 		case h && start < 0:
 			start = i
 		case !h && start >= 0:

@@ -50,17 +50,67 @@ func disclosedExfiltration(s string, subject set, add func(Rule, int, int)) {
 	for start := 0; start < len(s); {
 		end := sentenceEnd(s, start)
 		sent := s[start:end]
-		loc := secretThing.FindStringIndex(sent)
-		if loc == nil {
-			loc = secretPath.FindStringIndex(sent)
+		secret := false
+		for _, loc := range secretThing.FindAllStringIndex(sent, -1) {
+			if !ownServiceToken(sent[loc[0]:loc[1]], sent) {
+				secret = true
+				break
+			}
 		}
-		secret := loc != nil && !strings.HasSuffix(sent[loc[0]:loc[1]], ".pub")
+		if !secret {
+			loc := secretPath.FindStringIndex(sent)
+			secret = loc != nil && !strings.HasSuffix(sent[loc[0]:loc[1]], ".pub")
+		}
 		if (secret || prevSecret) && sendVerb.MatchString(sent) && outside.MatchString(sent) {
 			add(RuleExfiltration, start+leadingSpace(sent), end)
 		}
 		prevSecret = secret
 		start = end
 	}
+}
+
+// bearerVar is a bearer token given as a shell or template variable:
+// "Bearer $ACME_API_TOKEN", "Bearer ${ACME_TOKEN}", "Bearer {{acme_key}}".
+var bearerVar = regexp.MustCompile(`(?i)^(?:authorization\s*:\s*)?bearer\s+["']?(?:\$\{?|\{\{\s*|<)([A-Za-z_]\w*)`)
+
+// tokenWords are the words of a token variable's name that do not name a
+// service.
+var tokenWords = words("api token tokens key keys access auth secret pat bearer oauth my your the")
+
+// ownServiceToken reports whether secret, a match of secretThing in sent,
+// is a token variable passed to the service it is named for: a
+// documented example, "curl -H 'Authorization: Bearer $ACME_TOKEN'
+// https://api.acme.example/v1/items", calls the service's own API with
+// the user's own token. Every URL of the sentence must be on a host that
+// holds a word of the variable's name; one elsewhere is exfiltration.
+func ownServiceToken(secret, sent string) bool {
+	m := bearerVar.FindStringSubmatch(secret)
+	if m == nil {
+		return false
+	}
+	var service []string
+	for w := range strings.SplitSeq(strings.ToLower(m[1]), "_") {
+		if len(w) >= 3 && !tokenWords[w] {
+			service = append(service, w)
+		}
+	}
+	urls := outside.FindAllString(sent, -1)
+	if len(service) == 0 || len(urls) == 0 {
+		return false
+	}
+	for _, u := range urls {
+		host := strings.ToLower(u)
+		if i := strings.Index(host, "://"); i >= 0 {
+			host = host[i+3:]
+		}
+		if i := strings.IndexAny(host, "/?#:"); i >= 0 {
+			host = host[:i]
+		}
+		if !containsAny(host, service) {
+			return false
+		}
+	}
+	return true
 }
 
 // paramStart is a line that starts with a parameter's name: "path: …".
