@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -709,12 +710,7 @@ func SchemaTexts(schema any, fn func(path, text string)) {
 func schemaTexts(path string, v any, fn func(path, text string)) {
 	switch x := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			p := path + "/" + k
 			switch k {
 			case "description", "title":
@@ -747,20 +743,10 @@ func SchemaNames(schema any, fn func(path, name string)) {
 func schemaNames(path string, v any, fn func(path, name string)) {
 	switch x := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			p := path + "/" + k
 			if props, ok := x[k].(map[string]any); ok && k == "properties" {
-				names := make([]string, 0, len(props))
-				for name := range props {
-					names = append(names, name)
-				}
-				sort.Strings(names)
-				for _, name := range names {
+				for _, name := range slices.Sorted(maps.Keys(props)) {
 					fn(p+"/"+name, name)
 					schemaNames(p+"/"+name, props[name], fn)
 				}
