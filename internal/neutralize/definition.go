@@ -608,14 +608,7 @@ func isB64(c byte) bool {
 // base64Runs reports each run of the base64 alphabet that decodes to
 // mostly printable text, or that is long enough to be a payload.
 func base64Runs(s string, add func(Rule, int, int)) {
-	for i := 0; i < len(s); i++ {
-		if !isB64(s[i]) || i > 0 && isB64(s[i-1]) {
-			continue
-		}
-		j := i
-		for j < len(s) && isB64(s[j]) {
-			j++
-		}
+	byteRuns(s, isB64, func(i, j int) {
 		end := j
 		for end < len(s) && end-j < 2 && s[end] == '=' {
 			end++
@@ -623,6 +616,21 @@ func base64Runs(s string, add func(Rule, int, int)) {
 		if run := s[i:j]; len(run) >= minBase64 && (len(run) >= longBase64 && mixed(run) || readable(run)) {
 			add(RuleBase64, i, end)
 		}
+	})
+}
+
+// byteRuns calls fn with the bounds [i, j) of each longest run of bytes
+// of s that in accepts, in order.
+func byteRuns(s string, in func(byte) bool, fn func(i, j int)) {
+	for i := 0; i < len(s); i++ {
+		if !in(s[i]) {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && in(s[j]) {
+			j++
+		}
+		fn(i, j)
 		i = j
 	}
 }
@@ -667,19 +675,11 @@ func readable(run string) bool {
 // toolNames reports each identifier of s that is one of others.
 func (n *Neutralizer) toolNames(s string, others map[string]bool, add func(Rule, int, int)) {
 	ident := func(c byte) bool { return isWord(c) || c == '-' || c == '.' }
-	for i := 0; i < len(s); i++ {
-		if !ident(s[i]) || i > 0 && ident(s[i-1]) {
-			continue
-		}
-		j := i
-		for j < len(s) && ident(s[j]) {
-			j++
-		}
+	byteRuns(s, ident, func(i, j int) {
 		if w := strings.TrimRight(s[i:j], ".-"); others[w] && distinctive(w) && n.shadows(s, i, i+len(w)) {
 			add(RuleToolReference, i, i+len(w))
 		}
-		i = j
-	}
+	})
 }
 
 // distinctive reports whether a tool name reads as an identifier rather

@@ -31,3 +31,23 @@ func FuzzInspectFilter(f *testing.F) {
 		}
 	})
 }
+
+func TestByteRuns(t *testing.T) {
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	for _, tc := range []struct {
+		in   string
+		want [][2]int
+	}{
+		{"", nil},
+		{"abc", nil},
+		{"12", [][2]int{{0, 2}}},
+		{"a1b22c333", [][2]int{{1, 2}, {3, 5}, {6, 9}}},
+		{"7 8", [][2]int{{0, 1}, {2, 3}}},
+	} {
+		var got [][2]int
+		byteRuns(tc.in, digit, func(i, j int) { got = append(got, [2]int{i, j}) })
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("byteRuns(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

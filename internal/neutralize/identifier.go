@@ -33,19 +33,11 @@ var nameVerbs = words("read reading reads steal stealing dump dumping leak leaki
 // read_the_ssh_key_from_agent parameter.
 func spelledSecrets(s string, subject set, add func(Rule, int, int)) {
 	ident := func(c byte) bool { return isWord(c) || c == '-' }
-	for i := 0; i < len(s); i++ {
-		if !ident(s[i]) || i > 0 && ident(s[i-1]) {
-			continue
-		}
-		j := i
-		for j < len(s) && ident(s[j]) {
-			j++
-		}
+	byteRuns(s, ident, func(i, j int) {
 		if j-i >= 3*minNameWords && distinctive(s[i:j]) && spelledSecret(identWords(s[i:j]), subject) {
 			add(RuleSensitiveData, i, j)
 		}
-		i = j
-	}
+	})
 }
 
 // spelledSecret reports whether the words of an identifier ask for a
