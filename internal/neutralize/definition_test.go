@@ -602,16 +602,7 @@ func TestInspectOverrideOthers(t *testing.T) {
 		{"shell in a query, quoted", "Returns a URL such as https://example.com/s?q=term for the search.", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := n.Inspect(tc.text, nil)
-			var got neutralize.Rule
-			for _, f := range fs {
-				if f.Rule == tc.rule || tc.rule == "" {
-					got = f.Rule
-				}
-			}
-			if got != tc.rule {
-				t.Errorf("findings %+v, want rule %q", fs, tc.rule)
-			}
+			wantRule(t, n.Inspect(tc.text, nil), tc.rule)
 		})
 	}
 }
@@ -644,16 +635,22 @@ func TestInspectBeaconsAndShells(t *testing.T) {
 		{"emoji selector", "Marks a note as loved \u2764\ufe0f in the list.", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := n.Inspect(tc.text, nil)
-			var got neutralize.Rule
-			for _, f := range fs {
-				if f.Rule == tc.rule || tc.rule == "" {
-					got = f.Rule
-				}
-			}
-			if got != tc.rule {
-				t.Errorf("findings %+v, want rule %q", fs, tc.rule)
-			}
+			wantRule(t, n.Inspect(tc.text, nil), tc.rule)
 		})
+	}
+}
+
+// wantRule fails t unless fs holds a finding of rule, or, when rule is
+// "", unless fs is empty.
+func wantRule(t *testing.T, fs []neutralize.Finding, rule neutralize.Rule) {
+	t.Helper()
+	var got neutralize.Rule
+	for _, f := range fs {
+		if f.Rule == rule || rule == "" {
+			got = f.Rule
+		}
+	}
+	if got != rule {
+		t.Errorf("findings %+v, want rule %q", fs, rule)
 	}
 }
