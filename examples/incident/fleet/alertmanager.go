@@ -2,8 +2,6 @@ package fleet
 
 import (
 	"context"
-	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -13,15 +11,11 @@ import (
 // servers (alerts, groups, silences, receivers, status). There is no fixture
 // for it; the tool set follows the Alertmanager v2 API they wrap. Its data:
 // PaymentsAPIHigh5xxRate and PaymentsAPIPodCrashLooping firing on k8s-3.
-//
-// This file also holds the schema shorthands and fallback handlers shared by
-// the part-B kinds (jira, wiki, grafana, slack, alertmanager, statuspage,
-// pagerduty, argocd).
 
 // alertmanagerKind is the simulated Alertmanager server.
 func alertmanagerKind() kindSpec {
 	return kindSpec{
-		Tools:   func() []toolSpec { return bindTools(alertmanagerTools(), alertmanagerHandlers()) },
+		Tools:   func() []toolSpec { return bind(alertmanagerTools(), alertmanagerHandlers(), fallbackHandler) },
 		Default: fallbackHandler("alertmanager", true),
 	}
 }
@@ -280,75 +274,4 @@ func amStatus(_ context.Context, in Instance, _ map[string]any) (*mcp.CallToolRe
 
 func amReceivers(_ context.Context, _ Instance, _ map[string]any) (*mcp.CallToolResult, error) {
 	return jsonResult([]map[string]string{{"name": "slack-default"}, {"name": "pagerduty-payments"}, {"name": "slack-inc-payments"}, {"name": "email-platform"}}), nil
-}
-
-// Schema shorthands for the static tool tables of the part-B kinds.
-
-func pStr(name, desc string) param { return param{Name: name, Type: "string", Desc: desc} }
-func pReq(name, desc string) param {
-	return param{Name: name, Type: "string", Desc: desc, Required: true}
-}
-func pBool(name, desc string) param {
-	return param{Name: name, Type: "boolean", Desc: desc}
-}
-func pInt(name, desc string, def int) param {
-	return param{Name: name, Type: "integer", Desc: desc, Default: def}
-}
-func pNum(name, desc string) param { return param{Name: name, Type: "number", Desc: desc} }
-func pArr(name, items, desc string) param {
-	return param{Name: name, Type: "array", Items: items, Desc: desc}
-}
-func pObj(name, desc string) param { return param{Name: name, Type: "object", Desc: desc} }
-func pEnum(name, desc string, vals ...string) param {
-	return param{Name: name, Type: "string", Desc: desc, Enum: vals}
-}
-
-// bindTools attaches the data-backed handlers by tool name and gives every
-// other tool a fallback that knows its own name: the kind-level Default
-// cannot tell which tool was called, and a name makes the answer plausible.
-func bindTools(tools []toolSpec, hs map[string]handler) []toolSpec {
-	for i := range tools {
-		if h, ok := hs[tools[i].Name]; ok && tools[i].Handle == nil {
-			tools[i].Handle = h
-		}
-		if tools[i].Handle == nil {
-			tools[i].Handle = fallbackHandler(tools[i].Name, tools[i].ReadOnly)
-		}
-	}
-	return tools
-}
-
-// fallbackHandler answers a tool the incident data has nothing for: reads
-// find nothing, writes report success without doing anything.
-func fallbackHandler(tool string, readOnly bool) handler {
-	return func(_ context.Context, in Instance, args map[string]any) (*mcp.CallToolResult, error) {
-		if readOnly {
-			return text("%s on %s: no results for %s.", tool, in.Name, argSummary(args)), nil
-		}
-		return text("%s on %s: done (%s).", tool, in.Name, argSummary(args)), nil
-	}
-}
-
-// argSummary renders arguments as sorted key=value pairs for messages.
-func argSummary(args map[string]any) string {
-	if len(args) == 0 {
-		return "the given arguments"
-	}
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		v := argStr(args, k)
-		if len(v) > 60 {
-			v = v[:57] + "..."
-		}
-		fmt.Fprintf(&b, "%s=%s", k, v)
-	}
-	return b.String()
 }

@@ -16,7 +16,7 @@ import (
 // argocdKind is the simulated Argo CD server.
 func argocdKind() kindSpec {
 	return kindSpec{
-		Tools:   func() []toolSpec { return bindTools(argocdTools(), argocdHandlers()) },
+		Tools:   func() []toolSpec { return bind(argocdTools(), argocdHandlers(), fallbackHandler) },
 		Default: fallbackHandler("argocd", true),
 	}
 }

@@ -1,12 +1,8 @@
 package fleet
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // This file holds the incident every simulated server tells, as Go data.
@@ -286,89 +282,4 @@ func incidentTimeline() []timelineEvent {
 		{"2026-11-30T02:24:00Z", "slack", badMRAuthor + " in " + slackChan + ": I merged !482 around 02:10, could be related?"},
 		{tStatus, "statuspage", "incident \"" + statusTitle + "\" opened, status investigating"},
 	}
-}
-
-// Argument helpers shared by every kind's handlers. Models send numbers as
-// strings and strings as numbers; the helpers accept both.
-
-// argStr returns the first of keys present in args as a string.
-func argStr(args map[string]any, keys ...string) string {
-	for _, k := range keys {
-		v, ok := args[k]
-		if !ok || v == nil {
-			continue
-		}
-		switch x := v.(type) {
-		case string:
-			return x
-		case float64:
-			return strconv.FormatFloat(x, 'f', -1, 64)
-		case bool:
-			return strconv.FormatBool(x)
-		default:
-			b, _ := json.Marshal(x)
-			return string(b)
-		}
-	}
-	return ""
-}
-
-// argInt returns the first of keys present in args as an int, or def.
-func argInt(args map[string]any, def int, keys ...string) int {
-	for _, k := range keys {
-		switch x := args[k].(type) {
-		case float64:
-			return int(x)
-		case int:
-			return x
-		case string:
-			if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
-				return n
-			}
-		}
-	}
-	return def
-}
-
-// argBool returns the first of keys present in args as a bool.
-func argBool(args map[string]any, keys ...string) bool {
-	for _, k := range keys {
-		switch x := args[k].(type) {
-		case bool:
-			return x
-		case string:
-			b, _ := strconv.ParseBool(x)
-			return b
-		}
-	}
-	return false
-}
-
-// jsonResult renders v as indented JSON text, the shape most real servers use.
-func jsonResult(v any) *mcp.CallToolResult {
-	// No HTML escaping: real servers send "->" and "<" as they are.
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return mcp.NewToolResultError("internal error: " + err.Error())
-	}
-	return mcp.NewToolResultText(b.String())
-}
-
-// errResult is a tool-level error for a genuinely invalid request.
-func errResult(format string, a ...any) *mcp.CallToolResult {
-	return mcp.NewToolResultError(fmt.Sprintf(format, a...))
-}
-
-// mentions reports whether s contains any of subs, case-insensitively.
-func mentions(s string, subs ...string) bool {
-	s = strings.ToLower(s)
-	for _, sub := range subs {
-		if sub != "" && strings.Contains(s, strings.ToLower(sub)) {
-			return true
-		}
-	}
-	return false
 }

@@ -30,8 +30,10 @@
 //
 // # Tool tables
 //
-// The *_tools.go files are generated tables whose names, argument names and
-// schema shapes follow the public servers, checked by TestParityWithFixtures
-// against the fixtures beside the repository (±30% tools and o200k tokens).
-// Nothing reads the fixtures at run time.
+// Each kind's tool table (in <kind>_tools.go where it is long, else beside
+// the kind) follows the public server's tool names, argument names and
+// schema shapes. TestParityWithFixtures checks them against the fixtures
+// beside the repository: every name exists there, and the tool count and
+// o200k size are within 30%. Nothing reads the fixtures at run time.
+// Handlers answer from data.go's facts; handler.go holds what they share.
 package fleet

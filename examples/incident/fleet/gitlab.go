@@ -18,8 +18,8 @@ import (
 func gitlabKind() kindSpec {
 	return kindSpec{
 		Tools: func() []toolSpec {
-			tools := append(append(gitlabTools(), gitlabTools2()...), gitlabTools3()...)
-			return withDefaults(withHandlers(tools, map[string]handler{
+			tools := gitlabTools()
+			return bind(tools, map[string]handler{
 				"list_merge_requests":              glListMRs,
 				"get_merge_request":                glGetMR,
 				"get_merge_request_diffs":          glMRDiffs,
@@ -39,9 +39,9 @@ func gitlabKind() kindSpec {
 				"mr_discussions":                   glMRNotes,
 				"get_merge_request_notes":          glMRNotes,
 				"get_merge_request_approval_state": glApprovals,
-			}), glDefault)
+			}, glDefault)
 		},
-		Default: glDefault("unknown"),
+		Default: glDefault("unknown", true),
 	}
 }
 
@@ -504,7 +504,7 @@ func glApprovals(_ context.Context, in Instance, args map[string]any) (*mcp.Call
 
 // glDefault answers the rest: reads find nothing beyond the data above,
 // writes acknowledge without changing it.
-func glDefault(tool string) handler {
+func glDefault(tool string, _ bool) handler {
 	return func(ctx context.Context, in Instance, args map[string]any) (*mcp.CallToolResult, error) {
 		if _, _, bad := glProjectArg(in, args, false); bad != nil {
 			return bad, nil

@@ -14,7 +14,7 @@ import (
 func kubernetesKind() kindSpec {
 	return kindSpec{
 		Tools: func() []toolSpec {
-			return withDefaults(withHandlers(kubernetesTools(), map[string]handler{
+			return bind(kubernetesTools(), map[string]handler{
 				"pods_list":              k8sPodsList,
 				"pods_list_in_namespace": k8sPodsListInNamespace,
 				"pods_get":               k8sPodsGet,
@@ -25,9 +25,9 @@ func kubernetesKind() kindSpec {
 				"namespaces_list":        k8sNamespacesList,
 				"pods_top":               k8sPodsTop,
 				"resources_scale":        k8sResourcesScale,
-			}), k8sDefault)
+			}, k8sDefault)
 		},
-		Default: k8sDefault("unknown"),
+		Default: k8sDefault("unknown", true),
 	}
 }
 
@@ -537,7 +537,7 @@ func k8sResourcesScale(_ context.Context, in Instance, args map[string]any) (*mc
 
 // k8sDefault answers the remaining tools: configuration, nodes and the
 // write tools, which acknowledge without changing the simulated state.
-func k8sDefault(tool string) handler {
+func k8sDefault(tool string, _ bool) handler {
 	return func(_ context.Context, in Instance, args map[string]any) (*mcp.CallToolResult, error) {
 		cluster := clusterOf(in)
 		name, ns := argStr(args, "name"), argStr(args, "namespace")

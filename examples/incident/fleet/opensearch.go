@@ -18,16 +18,16 @@ import (
 func opensearchKind() kindSpec {
 	return kindSpec{
 		Tools: func() []toolSpec {
-			return withDefaults(withHandlers(opensearchTools(), map[string]handler{
+			return bind(opensearchTools(), map[string]handler{
 				"ListIndexTool":            osListIndices,
 				"IndexMappingTool":         osMapping,
 				"SearchIndexTool":          osSearch,
 				"CountTool":                osCount,
 				"MsearchTool":              osMsearch,
 				"GenericOpenSearchApiTool": osGeneric,
-			}), osDefault)
+			}, osDefault)
 		},
-		Default: osDefault("unknown"),
+		Default: osDefault("unknown", true),
 	}
 }
 
@@ -587,7 +587,7 @@ func osGeneric(ctx context.Context, in Instance, args map[string]any) (*mcp.Call
 	return text("%s %s on %s: no data for this endpoint in the simulation.", method, p, in.Name), nil
 }
 
-func osDefault(tool string) handler {
+func osDefault(tool string, _ bool) handler {
 	return func(_ context.Context, in Instance, args map[string]any) (*mcp.CallToolResult, error) {
 		index := argStr(args, "index")
 		switch tool {

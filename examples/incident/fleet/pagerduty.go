@@ -15,7 +15,7 @@ import (
 // pagerdutyKind is the simulated PagerDuty server.
 func pagerdutyKind() kindSpec {
 	return kindSpec{
-		Tools:   func() []toolSpec { return bindTools(pagerdutyTools(), pagerdutyHandlers()) },
+		Tools:   func() []toolSpec { return bind(pagerdutyTools(), pagerdutyHandlers(), fallbackHandler) },
 		Default: fallbackHandler("pagerduty", true),
 	}
 }

@@ -18,14 +18,14 @@ import (
 func prometheusKind() kindSpec {
 	return kindSpec{
 		Tools: func() []toolSpec {
-			return withDefaults(withHandlers(prometheusTools(), map[string]handler{
+			return bind(prometheusTools(), map[string]handler{
 				"execute_query":       promInstant,
 				"execute_range_query": promRange,
 				"list_metrics":        promListMetrics,
 				"get_targets":         promTargets,
-			}), promDefault)
+			}, promDefault)
 		},
-		Default: promDefault("unknown"),
+		Default: promDefault("unknown", true),
 	}
 }
 
@@ -294,7 +294,7 @@ func promTargets(_ context.Context, in Instance, _ map[string]any) (*mcp.CallToo
 	return jsonResult(map[string]any{"activeTargets": active, "droppedTargets": []any{}}), nil
 }
 
-func promDefault(tool string) handler {
+func promDefault(tool string, _ bool) handler {
 	return func(_ context.Context, in Instance, args map[string]any) (*mcp.CallToolResult, error) {
 		switch tool {
 		case "health_check":

@@ -15,7 +15,7 @@ import (
 // slackKind is the simulated Slack server.
 func slackKind() kindSpec {
 	return kindSpec{
-		Tools:   func() []toolSpec { return bindTools(slackTools(), slackHandlers()) },
+		Tools:   func() []toolSpec { return bind(slackTools(), slackHandlers(), fallbackHandler) },
 		Default: fallbackHandler("slack", true),
 	}
 }

@@ -27,9 +27,26 @@ type param struct {
 	Extra    map[string]any // any further schema keywords (minimum, pattern, ...)
 }
 
-// handler answers a call from the incident data. in describes the server
-// being called; args are the decoded arguments.
-type handler func(ctx context.Context, in Instance, args map[string]any) (*mcp.CallToolResult, error)
+// Shorthands for the params of the tool tables.
+
+func pStr(name, desc string) param { return param{Name: name, Type: "string", Desc: desc} }
+func pReq(name, desc string) param {
+	return param{Name: name, Type: "string", Desc: desc, Required: true}
+}
+func pBool(name, desc string) param {
+	return param{Name: name, Type: "boolean", Desc: desc}
+}
+func pInt(name, desc string, def int) param {
+	return param{Name: name, Type: "integer", Desc: desc, Default: def}
+}
+func pNum(name, desc string) param { return param{Name: name, Type: "number", Desc: desc} }
+func pArr(name, items, desc string) param {
+	return param{Name: name, Type: "array", Items: items, Desc: desc}
+}
+func pObj(name, desc string) param { return param{Name: name, Type: "object", Desc: desc} }
+func pEnum(name, desc string, vals ...string) param {
+	return param{Name: name, Type: "string", Desc: desc, Enum: vals}
+}
 
 // toolSpec is one simulated tool.
 type toolSpec struct {
@@ -200,9 +217,4 @@ func Tools(in Instance) ([]mcp.Tool, error) {
 		out = append(out, t.mcpTool())
 	}
 	return out, nil
-}
-
-// text is a convenience for a plain-text result.
-func text(format string, a ...any) *mcp.CallToolResult {
-	return mcp.NewToolResultText(fmt.Sprintf(format, a...))
 }

@@ -14,7 +14,7 @@ import (
 // statuspageKind is the simulated Statuspage server.
 func statuspageKind() kindSpec {
 	return kindSpec{
-		Tools:   func() []toolSpec { return bindTools(statuspageTools(), statuspageHandlers()) },
+		Tools:   func() []toolSpec { return bind(statuspageTools(), statuspageHandlers(), fallbackHandler) },
 		Default: fallbackHandler("statuspage", true),
 	}
 }

@@ -15,7 +15,7 @@ import (
 func tracingKind() kindSpec {
 	return kindSpec{
 		Tools: func() []toolSpec {
-			return withDefaults(withHandlers(tracingTools(), map[string]handler{
+			return bind(tracingTools(), map[string]handler{
 				"get_services":             trServices,
 				"get_span_names":           trSpanNames,
 				"search_traces":            trSearch,
@@ -24,9 +24,9 @@ func tracingKind() kindSpec {
 				"get_span_details":         trSpanDetails,
 				"get_trace_errors":         trErrors,
 				"get_service_dependencies": trDependencies,
-			}), trDefault)
+			}, trDefault)
 		},
-		Default: trDefault("unknown"),
+		Default: trDefault("unknown", true),
 	}
 }
 
@@ -368,7 +368,7 @@ func trDependencies(_ context.Context, _ Instance, _ map[string]any) (*mcp.CallT
 	}), nil
 }
 
-func trDefault(tool string) handler {
+func trDefault(tool string, _ bool) handler {
 	return func(_ context.Context, in Instance, args map[string]any) (*mcp.CallToolResult, error) {
 		if tool == "read_skill" {
 			p := argStr(args, "path")

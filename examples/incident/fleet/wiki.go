@@ -17,7 +17,7 @@ import (
 // wikiKind is the simulated Confluence server.
 func wikiKind() kindSpec {
 	return kindSpec{
-		Tools:   func() []toolSpec { return bindTools(atlassianDefaults(wikiTools()), wikiHandlers()) },
+		Tools:   func() []toolSpec { return bind(atlassianDefaults(wikiTools()), wikiHandlers(), fallbackHandler) },
 		Default: fallbackHandler("wiki", true),
 	}
 }

@@ -1,16 +1,274 @@
 package fleet
 
-import (
-	"context"
-	"fmt"
-	"strings"
-	"time"
+// The Grafana tool table: the tool and argument names of grafana/mcp-grafana,
+// descriptions in our own words.
 
-	"github.com/mark3labs/mcp-go/mcp"
+const (
+	gDSUID    = "UID of the datasource to query, e.g. 'P1809F7CD0C75ACF3' or a short provisioned uid like 'prometheus'. Use list_datasources (filtered by type) to find it; datasource names are not accepted here."
+	gStart    = "Start of the time range, either RFC 3339 such as 2026-01-01T10:00:00Z or relative to the current time such as now-1h or now-30m. Defaults to one hour before the end."
+	gEnd      = "End of the time range, either RFC 3339 such as 2026-01-01T11:00:00Z or relative such as now or now-5m. Defaults to now."
+	gDashUID  = "UID of the dashboard: the short id that follows /d/ in its URL (for https://grafana/d/abc123/my-dash it is abc123). search_dashboards returns it for every hit."
+	gProject  = "Project name, only for Google Cloud Monitoring datasources that need it; leave empty otherwise."
+	gLokiExpr = "LogQL query: a stream selector in braces, e.g. {app=\"api\", env=\"prod\"}, optionally followed by line filters (|= \"error\"), parsers (| json) and label filters."
+	gPyroDS   = "UID of the Pyroscope datasource holding the profiles; list_datasources with type grafana-pyroscope-datasource finds it."
+	gPyroM    = "Prometheus-style label selector for the profiles, e.g. {service_name=\"checkout\", namespace=\"shop\"}. Empty matches every series, which can be slow on large datasets."
+	gMatchers = "Series selectors that restrict which series are considered, each a list of label filters with name, value and operator (=, !=, =~, !~)."
+	gPage     = "Page number of the results, starting at 1."
+	gTimeObj  = "Time range with 'from' and 'to', each absolute or relative like now-6h."
 )
 
-func grafanaTools2() []toolSpec {
+func grafanaMatchers() param {
+	return param{Name: "matches", Type: "array", Items: "object", Desc: gMatchers, Props: []param{
+		{Name: "filters", Type: "array", Items: "object", Desc: "Label filters that must all hold.", Props: []param{
+			pStr("name", "Label name."), pStr("value", "Label value or regular expression."), pEnum("type", "Comparison operator.", "=", "!=", "=~", "!~"),
+		}},
+	}}
+}
+
+func grafanaTimeRange() param {
+	return param{Name: "timeRange", Type: "object", Desc: gTimeObj, Props: []param{
+		pStr("from", "Start, e.g. now-1h or an RFC 3339 time."), pStr("to", "End, e.g. now."),
+	}}
+}
+
+// grafanaTools lists every tool, in the real server's order.
+func grafanaTools() []toolSpec {
 	return []toolSpec{
+		// Dashboards and folders.
+		{Name: "search_dashboards", Title: "Search dashboards", ReadOnly: true,
+			Desc: "Find dashboards whose title matches a query. Returns uid, title, folder, tags and URL for each hit; the uid is what every other dashboard tool needs. Results are sorted by title and paged. Folders are not included; see search_folders.",
+			Params: []param{
+				pStr("query", "Text to look for in dashboard titles. Empty lists every dashboard."),
+				pInt("limit", "Largest number of dashboards to return.", 50),
+				pInt("page", gPage, 1),
+			}},
+		{Name: "search_folders", Title: "Search folders", ReadOnly: true,
+			Desc:   "Find dashboard folders whose title matches a query, returning their uids and titles, for use as folderUid when saving dashboards or alert rules. Nested folders are returned with their parent uid.",
+			Params: []param{pStr("query", "Text to look for in folder titles.")}},
+		{Name: "get_dashboard_by_uid", Title: "Get dashboard", ReadOnly: true,
+			Desc:   "Return the complete JSON model of a dashboard: panels, queries, variables, layout and settings. Large dashboards produce very long answers; to save context prefer get_dashboard_summary for an overview, get_dashboard_property for one part, or get_dashboard_panel_queries for the queries only. Use this when you need to edit the whole dashboard. The answer includes the dashboard's version and folder, which update_dashboard needs to avoid overwriting someone else's change.",
+			Params: []param{pReq("uid", gDashUID)}},
+		{Name: "get_dashboard_summary", Title: "Get dashboard summary", ReadOnly: true,
+			Desc:   "Give a compact overview of a dashboard without its full JSON: title, tags, time settings, variables and each panel's id, title, type and query count. The cheapest way to understand what a dashboard shows.",
+			Params: []param{pReq("uid", gDashUID)}},
+		{Name: "get_dashboard_property", Title: "Get dashboard property", ReadOnly: true,
+			Desc: "Extract part of a dashboard's JSON with a JSONPath expression, so that only the piece you need enters the context. Examples: '$.title', '$.panels[*].title', '$.panels[0].targets', '$.templating.list[*].name', '$.panels[?(@.type==\"timeseries\")].title'. Returns the matching values as JSON.",
+			Params: []param{
+				pReq("uid", gDashUID),
+				pReq("jsonPath", "JSONPath expression to evaluate against the dashboard model, starting at $."),
+			}},
+		{Name: "get_dashboard_panel_queries", Title: "Get panel queries", ReadOnly: true,
+			Desc: "List the queries behind a dashboard's panels: panel title, the query expression (PromQL, LogQL, ...), and its datasource uid and type. Template variables such as $cluster are substituted with their current values, or with the values you pass. Give panelId for one panel; leave it out for all of them. The result can be fed straight into query_prometheus or query_loki_logs.",
+			Params: []param{
+				pReq("uid", gDashUID),
+				{Name: "panelId", Type: "integer", Desc: "Id of one panel; omit to list the queries of every panel."},
+				pObj("variables", "Values to substitute for template variables, e.g. {\"cluster\": \"prod-1\"}; unset ones keep the dashboard's current values."),
+			}},
+		{Name: "update_dashboard", Title: "Update dashboard", Destructive: true,
+			Desc: "Create or change a dashboard. Either send a complete dashboard JSON model, or patch an existing dashboard by uid with a list of operations that set, add or remove values at JSONPath locations; patching is much cheaper and safer for small edits such as changing one panel's query or title. A commit message can be recorded in the version history. Saving over a newer version fails unless overwrite is set. Patch paths follow the same JSONPath syntax as get_dashboard_property, with array indexes for panels (e.g. $.panels[3].targets[0].expr) and an append form for adding items (e.g. $.panels/-). To add a panel, read the layout first so the new gridPos does not overlap existing ones. Panels inside collapsed rows live under that row's panels list. The result reports the new version number and URL.",
+			Params: []param{
+				pObj("dashboard", "Complete dashboard JSON model, for creating a dashboard or replacing one outright."),
+				pStr("uid", "UID of an existing dashboard to patch with operations."),
+				{Name: "operations", Type: "array", Items: "object", Desc: "Patch operations applied in order to the dashboard named by uid.", Props: []param{
+					pEnum("op", "What to do at the path.", "replace", "add", "remove"),
+					pStr("path", "JSONPath of the value to change, e.g. $.panels[0].title."),
+					{Name: "value", Type: "string", Desc: "New value, as JSON when it is not a plain string."},
+				}},
+				pStr("folderUid", "UID of the folder to save the dashboard in."),
+				pStr("message", "Commit message stored in the dashboard's version history."),
+				pBool("overwrite", "Save even if the dashboard changed since it was read."),
+				{Name: "userId", Type: "integer", Desc: "Id of the user the change is attributed to."},
+			}},
+		{Name: "create_folder", Title: "Create folder",
+			Desc: "Create a dashboard folder, optionally nested in a parent folder. Returns its uid and URL. Fails when the uid is already taken.",
+			Params: []param{
+				pReq("title", "Title of the new folder."),
+				pStr("uid", "UID to give the folder; generated when empty."),
+				pStr("parentUid", "UID of the parent folder, for nested folders."),
+			}},
+		// Datasources.
+		{Name: "list_datasources", Title: "List datasources", ReadOnly: true,
+			Desc: "List the configured datasources with uid, name, type (prometheus, loki, tempo, ...) and whether each is the default. Filter by type or name to find the uid a query tool needs. Secrets are never included.",
+			Params: []param{
+				pStr("type", "Only datasources of this plugin type, e.g. 'prometheus' or 'loki'."),
+				pStr("name", "Only datasources whose name contains this text."),
+				pInt("limit", "Largest number of datasources to return.", 100),
+				pInt("offset", "Number of datasources to skip, for paging.", 0),
+			}},
+		{Name: "get_datasource", Title: "Get datasource", ReadOnly: true,
+			Desc: "Return one datasource's settings (URL, access mode, JSON options, but never its secrets), found by uid or by name. Give exactly one of the two. Fails with not found when neither matches.",
+			Params: []param{
+				pStr("uid", "UID of the datasource."),
+				pStr("name", "Name of the datasource, when the uid is not known."),
+			}},
+		{Name: "check_datasources_health", Title: "Check datasource health", ReadOnly: true,
+			Desc: "Run the health check of one or more datasources and report which ones answer and which fail, with the error. Useful when queries fail or return nothing: it separates a broken datasource from an empty result.",
+			Params: []param{
+				pArr("uids", "string", "UIDs of the datasources to check; empty checks all."),
+				pStr("type", "Check only datasources of this type."),
+				pInt("offset", "Number of datasources to skip, for paging through many.", 0),
+			}},
+		{Name: "create_datasource", Title: "Create datasource",
+			Desc: "Add a datasource. Give its name, plugin type and URL; plugin-specific settings go in fields. Call with schemaReviewed=false first to get the settings the plugin expects, then again with true to create it. Secrets are written but never returned. Returns the uid of the new datasource.",
+			Params: []param{
+				pReq("name", "Name of the new datasource, unique in the organisation."),
+				pReq("type", "Plugin type, e.g. 'prometheus', 'loki', 'tempo', 'postgres'."),
+				pStr("url", "Address of the backend, e.g. http://prometheus:9090."),
+				pEnum("access", "How Grafana reaches it: through the server (proxy) or from the browser (direct).", "proxy", "direct"),
+				pBool("basicAuth", "Use HTTP basic authentication."),
+				pStr("database", "Database name, for SQL datasources."),
+				pObj("fields", "Plugin-specific settings, split by the server into jsonData and secureJsonData."),
+				pBool("isDefault", "Make it the organisation's default datasource."),
+				pBool("schemaReviewed", "Confirm that the plugin's settings schema was reviewed; false returns the schema instead of creating."),
+				pBool("withCredentials", "Send browser credentials with direct-access requests."),
+			}},
+		{Name: "update_datasource", Title: "Update datasource", Destructive: true,
+			Desc: "Change an existing datasource's settings. Only the given fields change; secrets can be replaced but are never shown. As with create_datasource, review the plugin schema first. A wrong URL or credential breaks every dashboard that uses the datasource.",
+			Params: []param{
+				pReq("uid", "UID of the datasource to change."),
+				pStr("name", "New name."),
+				pStr("url", "New backend address."),
+				pEnum("access", "New access mode.", "proxy", "direct"),
+				pBool("basicAuth", "Use HTTP basic authentication."),
+				pStr("database", "New database name."),
+				pObj("fields", "Plugin-specific settings to change."),
+				pObj("jsonData", "Raw jsonData to merge, for settings not covered by fields."),
+				pBool("isDefault", "Make it the default datasource."),
+				pBool("schemaReviewed", "Confirm that the plugin's settings schema was reviewed."),
+			}},
+		// Prometheus.
+		{Name: "query_prometheus", Title: "Query Prometheus", ReadOnly: true,
+			Desc: "Run a PromQL query against a Prometheus datasource, either as an instant query at endTime or as a range query between startTime and endTime with a step. Returns the series with their labels and values. Keep the range and step sensible: long ranges with small steps return very many points. Typical uses: an error ratio such as sum(rate(http_requests_total{code=~\"5..\"}[5m])) / sum(rate(http_requests_total[5m])), a latency percentile with histogram_quantile, or a saturation gauge. Find metric and label names first with the list_prometheus_* tools instead of guessing.",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				pReq("expr", "PromQL expression, e.g. sum(rate(http_requests_total{code=~\"5..\"}[5m])) by (service)."),
+				pStr("startTime", gStart+" Needed for range queries."),
+				pReq("endTime", gEnd+" The evaluation time of instant queries."),
+				pInt("stepSeconds", "Resolution of a range query in seconds.", 60),
+				pEnum("queryType", "'range' returns a series over time, 'instant' one value per series.", "range", "instant"),
+				pStr("projectName", gProject),
+			}},
+		{Name: "query_prometheus_histogram", Title: "Query Prometheus histogram", ReadOnly: true,
+			Desc: "Compute a percentile of a Prometheus histogram over time without writing the PromQL: give the histogram's base metric name (without _bucket) and a percentile, and the server builds histogram_quantile(p, sum by (le) (rate(metric_bucket{labels}[interval]))). The answer is a series of the chosen percentile over time, in the metric's unit (usually seconds). Use it for latency questions such as 'what was p99 during the incident'.",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				pReq("metric", "Base name of the histogram metric, e.g. http_request_duration_seconds."),
+				{Name: "percentile", Type: "number", Required: true, Desc: "Percentile to compute, between 0 and 100, e.g. 99."},
+				pStr("labels", "Label filter applied to the buckets, e.g. service=\"api\",code!~\"5..\"."),
+				pStr("rateInterval", "Window of the rate() inside the quantile, e.g. 5m."),
+				pStr("startTime", gStart),
+				pStr("endTime", gEnd),
+				pInt("stepSeconds", "Resolution in seconds.", 60),
+				pStr("projectName", gProject),
+			}},
+		{Name: "list_prometheus_metric_names", Title: "List metric names", ReadOnly: true,
+			Desc: "List the metric names a Prometheus datasource knows, optionally filtered by a regular expression and paged. Use it to discover what is measured before writing a query. Names are returned sorted; page through them with limit and page.",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				pStr("regex", "Regular expression the metric names must match, e.g. '^http_.*'."),
+				pInt("limit", "Largest number of names to return.", 10),
+				pInt("page", gPage, 1),
+				pStr("startRfc3339", "Only metrics with samples after this time."),
+				pStr("endRfc3339", "Only metrics with samples before this time."),
+				pStr("projectName", gProject),
+			}},
+		{Name: "list_prometheus_metric_metadata", Title: "List metric metadata", ReadOnly: true,
+			Desc: "Return the type (counter, gauge, histogram, summary), help text and unit of metrics, for one metric or all of them. Knowing the type tells whether to wrap the metric in rate() (counters) or histogram_quantile() (histograms).",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				pStr("metric", "Only this metric; empty returns all."),
+				pInt("limit", "Largest number of metrics to return.", 10),
+				pInt("limitPerMetric", "Largest number of metadata entries per metric.", 0),
+				pStr("projectName", gProject),
+			}},
+		{Name: "list_prometheus_label_names", Title: "List label names", ReadOnly: true,
+			Desc: "List the label names present on series, optionally only on series that match selectors and within a time range. Use the names with list_prometheus_label_values to explore a metric's dimensions.",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				grafanaMatchers(),
+				pStr("startRfc3339", gStart),
+				pStr("endRfc3339", gEnd),
+				pInt("limit", "Largest number of names to return.", 100),
+				pStr("projectName", gProject),
+			}},
+		{Name: "list_prometheus_label_values", Title: "List label values", ReadOnly: true,
+			Desc: "List the values one label takes, e.g. every 'service' or 'cluster', optionally restricted by series selectors and a time range. Good for finding the exact label values to put in a query. Restricting with a series selector such as a metric name gives a much shorter and more relevant list.",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				pReq("labelName", "Name of the label whose values to list."),
+				grafanaMatchers(),
+				pStr("startRfc3339", gStart),
+				pStr("endRfc3339", gEnd),
+				pInt("limit", "Largest number of values to return.", 100),
+				pStr("projectName", gProject),
+			}},
+		// Loki.
+		{Name: "query_loki_logs", Title: "Query Loki logs", ReadOnly: true,
+			Desc: "Run a LogQL query against a Loki datasource. A log query returns matching lines with timestamps and labels, newest first by default; a metric query (rate, count_over_time, ...) returns numbers over time. Always narrow the stream selector and add line filters: broad queries return many lines. Use list_loki_label_names and list_loki_label_values to build the selector, and query_loki_stats to check the volume first. The compact format returns only time, labels that vary and the line, which saves context.",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				pReq("logql", gLokiExpr),
+				pStr("startRfc3339", gStart),
+				pStr("endRfc3339", gEnd),
+				pInt("limit", "Largest number of lines to return, at most 100.", 10),
+				pEnum("direction", "Order of the lines: newest first (backward) or oldest first (forward).", "backward", "forward"),
+				pEnum("queryType", "'range' for logs or series over time, 'instant' for one value per series of a metric query.", "range", "instant"),
+				pInt("stepSeconds", "Resolution of metric queries in seconds.", 0),
+				pEnum("format", "Shape of the answer: every label on every line (full) or a compact table.", "full", "compact"),
+			}},
+		{Name: "query_loki_stats", Title: "Query Loki stats", ReadOnly: true,
+			Desc: "Estimate how much data a stream selector covers in a time range: number of streams, chunks, entries and bytes. Cheap to run, and the way to decide whether a query_loki_logs call would be too broad. Only a plain selector is allowed here, without line filters or parsers, e.g. {app=\"api\", env=\"prod\"}. Zero entries means the selector matches nothing in the range: fix the labels before querying logs.",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				pReq("logql", "Stream selector only, e.g. {namespace=\"shop\"}."),
+				pStr("startRfc3339", gStart),
+				pStr("endRfc3339", gEnd),
+			}},
+		{Name: "query_loki_patterns", Title: "Query Loki patterns", ReadOnly: true,
+			Desc: "Group the log lines of a stream selector into recurring patterns, with placeholders for the parts that vary, and count each pattern over time. A fast way to see which kinds of lines dominate and which are new, without reading thousands of lines. Works only when pattern ingestion is enabled in Loki.",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				pReq("logql", "Stream selector, e.g. {app=\"api\"}."),
+				pStr("startRfc3339", gStart),
+				pStr("endRfc3339", gEnd),
+				pStr("step", "Bucket width of the counts, e.g. 5m."),
+			}},
+		{Name: "list_loki_label_names", Title: "List Loki label names", ReadOnly: true,
+			Desc: "List the label names of the log streams in a Loki datasource within a time range, such as app, namespace, pod or level. Start here to build a stream selector. Internal labels starting with a double underscore are left out.",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				pStr("startRfc3339", gStart),
+				pStr("endRfc3339", gEnd),
+			}},
+		{Name: "list_loki_label_values", Title: "List Loki label values", ReadOnly: true,
+			Desc: "List the values one Loki label takes within a time range, e.g. every app or namespace that sent logs, to pick the exact value for a selector. The values come from the label index, so this is fast even on big datasets.",
+			Params: []param{
+				pReq("datasourceUid", gDSUID),
+				pReq("labelName", "Label whose values to list, e.g. 'app'."),
+				pStr("startRfc3339", gStart),
+				pStr("endRfc3339", gEnd),
+			}},
+		{Name: "analyze_loki_labels", Title: "Analyze Loki labels", ReadOnly: true,
+			Desc: "Assess the label set of a Loki datasource for cost and usability: label cardinality, unbounded labels, labels never used in queries, and query performance figures, with suggestions. Read-only: it suggests changes but applies none.",
+			Params: []param{
+				pStr("datasourceUid", gDSUID),
+				pStr("selector", "Stream selector limiting the analysis."),
+				pArr("labels", "object", "Label statistics gathered earlier, to analyse without querying again."),
+				pArr("expectedBaseLabels", "string", "Labels every stream is expected to carry, e.g. cluster and namespace."),
+				pInt("maxLabels", "Largest number of labels to analyse.", 50),
+				pObj("perfMetrics", "Query performance figures gathered earlier (bytes, lines, execution time)."),
+				pStr("startRfc3339", gStart),
+				pStr("endRfc3339", gEnd),
+			}},
+		{Name: "suggest_loki_alloy_label_config", Title: "Suggest Alloy label config", ReadOnly: true,
+			Desc: "Write a Grafana Alloy configuration snippet that keeps only approved labels on log streams and normalises the level label. The snippet is returned as text for a human to review and deploy.",
+			Params: []param{
+				{Name: "approvedLabels", Type: "array", Items: "string", Required: true, Desc: "Labels that may stay on the streams."},
+				pArr("requiredLabels", "string", "Labels every stream must carry."),
+				pStr("componentName", "Name of the generated Alloy component."),
+				pStr("forwardTo", "Component the processed logs are forwarded to."),
+				pBool("normalizeLogLevel", "Map level spellings (WARN, warning, W) to one value."),
+			}},
 		// Annotations.
 		{Name: "get_annotations", Title: "Get annotations", ReadOnly: true,
 			Desc: "List annotations (marked events such as deployments or incidents) within a time range, filtered by dashboard, panel, tags, alert or user. Each comes with id, time, end time, text and tags. Deploy markers are often the quickest link between a change and a symptom. Without a range the most recent annotations come back first.",
@@ -267,329 +525,4 @@ func grafanaTools2() []toolSpec {
 				pStr("jq", "jq expression applied to the JSON answer, e.g. '.[] | .title'."),
 			}},
 	}
-}
-
-func grafanaHandlers() map[string]handler {
-	return map[string]handler{
-		"search_dashboards":           grafSearch,
-		"get_dashboard_by_uid":        grafDashboard,
-		"get_dashboard_summary":       grafSummary,
-		"get_dashboard_panel_queries": grafPanelQueries,
-		"get_dashboard_property":      grafProperty,
-		"get_annotations":             grafAnnotations,
-		"list_datasources":            grafDatasources,
-		"query_prometheus":            grafQueryProm,
-		"query_prometheus_histogram":  grafHistogram,
-		"query_loki_logs":             grafLoki,
-	}
-}
-
-// Datasource uids of the simulated Grafana: one per Prometheus server, and
-// only prometheus-b scrapes k8s-3.
-const (
-	gdsA    = "prometheus-a"
-	gdsB    = "prometheus-b"
-	gdsC    = "prometheus-c"
-	gdsLoki = "loki-prod"
-)
-
-type grafPanel struct {
-	ID          int
-	Title, Type string
-	Expr, DSUID string
-	Unit        string
-}
-
-func grafPanels() []grafPanel {
-	return []grafPanel{
-		{1, "5xx rate", "timeseries", `sum(rate(http_requests_total{service="payments-api",cluster="$cluster",code=~"5.."}[5m])) / sum(rate(http_requests_total{service="payments-api",cluster="$cluster"}[5m]))`, gdsB, "percentunit"},
-		{2, "p99 latency", "timeseries", `histogram_quantile(0.99, sum by (le) (rate(http_request_duration_seconds_bucket{service="payments-api",cluster="$cluster"}[5m])))`, gdsB, "s"},
-		{3, "Requests per second", "timeseries", `sum(rate(http_requests_total{service="payments-api",cluster="$cluster"}[5m]))`, gdsB, "reqps"},
-		{4, "Pod restarts", "timeseries", `sum by (pod) (increase(kube_pod_container_status_restarts_total{namespace="payments",cluster="$cluster"}[10m]))`, gdsB, "short"},
-		{5, "Error logs", "logs", `{namespace="payments", app="payments-api", cluster="$cluster"} |= "ERROR"`, gdsLoki, ""},
-	}
-}
-
-func grafDashboards() []map[string]any {
-	return []map[string]any{
-		{"uid": dashUID, "title": dashTitle, "folder": "Payments", "tags": []string{"payments", "slo"}, "url": "/d/" + dashUID + "/payments-api-overview"},
-		{"uid": "payments-worker", "title": "Payments worker", "folder": "Payments", "tags": []string{"payments"}, "url": "/d/payments-worker/payments-worker"},
-		{"uid": "k8s-cluster-overview", "title": "Kubernetes cluster overview", "folder": "Platform", "tags": []string{"kubernetes"}, "url": "/d/k8s-cluster-overview/kubernetes-cluster-overview"},
-		{"uid": "checkout-web", "title": "Checkout web", "folder": "Checkout", "tags": []string{"checkout"}, "url": "/d/checkout-web/checkout-web"},
-	}
-}
-
-func grafSearch(_ context.Context, _ Instance, args map[string]any) (*mcp.CallToolResult, error) {
-	q := strings.TrimSpace(argStr(args, "query"))
-	var out []map[string]any
-	for _, d := range grafDashboards() {
-		if q == "" || mentions(d["title"].(string)+" "+d["uid"].(string), strings.Fields(q)...) {
-			out = append(out, d)
-		}
-	}
-	if len(out) == 0 {
-		return text("No dashboards match %q.", q), nil
-	}
-	return jsonResult(out), nil
-}
-
-func grafNeedDash(args map[string]any) (*mcp.CallToolResult, bool) {
-	uid := argStr(args, "uid", "dashboardUid")
-	if uid == dashUID {
-		return nil, true
-	}
-	for _, d := range grafDashboards() {
-		if d["uid"] == uid {
-			return text("Dashboard %s (%s) has no panels with data in this simulation.", uid, d["title"]), false
-		}
-	}
-	return errResult("dashboard with uid %q not found", uid), false
-}
-
-func grafModel() map[string]any {
-	var panels []map[string]any
-	for i, p := range grafPanels() {
-		panels = append(panels, map[string]any{
-			"id": p.ID, "title": p.Title, "type": p.Type,
-			"gridPos":     map[string]int{"x": (i % 2) * 12, "y": (i / 2) * 8, "w": 12, "h": 8},
-			"datasource":  map[string]string{"uid": p.DSUID},
-			"targets":     []map[string]string{{"refId": "A", "expr": p.Expr}},
-			"fieldConfig": map[string]any{"defaults": map[string]string{"unit": p.Unit}},
-		})
-	}
-	return map[string]any{
-		"uid": dashUID, "title": dashTitle, "version": 23, "tags": []string{"payments", "slo"},
-		"time":        map[string]string{"from": "now-3h", "to": "now"},
-		"templating":  map[string]any{"list": []map[string]any{{"name": "cluster", "type": "query", "current": map[string]string{"value": badCluster}, "options": clusters()}}},
-		"annotations": map[string]any{"list": []map[string]string{{"name": "Deploys", "datasource": "-- Grafana --", "tags": "deploy"}}},
-		"panels":      panels,
-	}
-}
-
-func grafDashboard(_ context.Context, _ Instance, args map[string]any) (*mcp.CallToolResult, error) {
-	if r, ok := grafNeedDash(args); !ok {
-		return r, nil
-	}
-	return jsonResult(map[string]any{"dashboard": grafModel(), "meta": map[string]any{"folderTitle": "Payments", "updated": "2026-11-02T12:40:00Z"}}), nil
-}
-
-func grafSummary(_ context.Context, _ Instance, args map[string]any) (*mcp.CallToolResult, error) {
-	if r, ok := grafNeedDash(args); !ok {
-		return r, nil
-	}
-	var ps []map[string]any
-	for _, p := range grafPanels() {
-		ps = append(ps, map[string]any{"id": p.ID, "title": p.Title, "type": p.Type, "queries": 1})
-	}
-	return jsonResult(map[string]any{"uid": dashUID, "title": dashTitle, "tags": []string{"payments", "slo"}, "time": "now-3h to now",
-		"variables": []string{"cluster (current: k8s-3)"}, "panels": ps,
-		"note": "5xx rate and p99 latency jump at 02:15Z on k8s-3; annotation 'deploy " + badCommit + "' at 02:14Z"}), nil
-}
-
-func grafPanelQueries(_ context.Context, _ Instance, args map[string]any) (*mcp.CallToolResult, error) {
-	if r, ok := grafNeedDash(args); !ok {
-		return r, nil
-	}
-	cluster := badCluster
-	if v, ok := args["variables"].(map[string]any); ok {
-		if c, ok := v["cluster"].(string); ok && c != "" {
-			cluster = c
-		}
-	}
-	id := argInt(args, 0, "panelId")
-	var out []map[string]any
-	for _, p := range grafPanels() {
-		if id != 0 && p.ID != id {
-			continue
-		}
-		out = append(out, map[string]any{"panelId": p.ID, "title": p.Title, "query": strings.ReplaceAll(p.Expr, "$cluster", cluster), "datasource": map[string]string{"uid": p.DSUID}})
-	}
-	if len(out) == 0 {
-		return errResult("dashboard %s has no panel with id %d", dashUID, id), nil
-	}
-	return jsonResult(out), nil
-}
-
-func grafProperty(_ context.Context, _ Instance, args map[string]any) (*mcp.CallToolResult, error) {
-	if r, ok := grafNeedDash(args); !ok {
-		return r, nil
-	}
-	path := argStr(args, "jsonPath")
-	m := grafModel()
-	switch {
-	case path == "$.title":
-		return jsonResult(m["title"]), nil
-	case strings.Contains(path, "title") && strings.Contains(path, "panels"):
-		var ts []string
-		for _, p := range grafPanels() {
-			ts = append(ts, p.Title)
-		}
-		return jsonResult(ts), nil
-	case strings.HasPrefix(path, "$.panels"):
-		return jsonResult(m["panels"]), nil
-	case strings.HasPrefix(path, "$.templating"):
-		return jsonResult(m["templating"]), nil
-	case strings.HasPrefix(path, "$.annotations"):
-		return jsonResult(m["annotations"]), nil
-	}
-	return text("JSONPath %q matched nothing in dashboard %s.", path, dashUID), nil
-}
-
-func grafAnnotationList() []map[string]any {
-	return []map[string]any{
-		{"id": 90412, "dashboardUID": dashUID, "time": int64(deployUnix) * 1000, "timeEnd": int64(deployUnix) * 1000, "text": "deploy " + badCommit,
-			"tags": []string{"deploy", payApp, badCluster}, "login": "gitlab-ci", "isoTime": tDeploy},
-		{"id": 89977, "dashboardUID": dashUID, "time": grafUnix(tPrevDeploy) * 1000, "timeEnd": grafUnix(tPrevDeploy) * 1000, "text": "deploy " + goodCommit,
-			"tags": []string{"deploy", payApp}, "login": "gitlab-ci", "isoTime": tPrevDeploy},
-	}
-}
-
-func grafAnnotations(_ context.Context, _ Instance, args map[string]any) (*mcp.CallToolResult, error) {
-	if uid := argStr(args, "dashboardUid"); uid != "" && uid != dashUID {
-		return text("No annotations on dashboard %s in the requested range.", uid), nil
-	}
-	from, to := int64(argInt(args, 0, "from")), int64(argInt(args, 0, "to"))
-	var tags []string
-	if ts, ok := args["tags"].([]any); ok {
-		for _, t := range ts {
-			tags = append(tags, fmt.Sprint(t))
-		}
-	}
-	var out []map[string]any
-	for _, a := range grafAnnotationList() {
-		t := a["time"].(int64)
-		if (from > 0 && t < from) || (to > 0 && t > to) {
-			continue
-		}
-		if len(tags) > 0 && !mentions(strings.Join(a["tags"].([]string), " "), tags...) {
-			continue
-		}
-		out = append(out, a)
-	}
-	if len(out) == 0 {
-		return text("No annotations match the request (%s).", argSummary(args)), nil
-	}
-	return jsonResult(out), nil
-}
-
-func grafDatasources(_ context.Context, _ Instance, args map[string]any) (*mcp.CallToolResult, error) {
-	all := []map[string]any{
-		{"uid": gdsA, "name": "Prometheus A (k8s-1, k8s-2)", "type": "prometheus", "isDefault": false},
-		{"uid": gdsB, "name": "Prometheus B (k8s-3)", "type": "prometheus", "isDefault": true},
-		{"uid": gdsC, "name": "Prometheus C (k8s-4, k8s-5)", "type": "prometheus", "isDefault": false},
-		{"uid": gdsLoki, "name": "Loki prod", "type": "loki", "isDefault": false},
-		{"uid": "tempo-prod", "name": "Tempo prod", "type": "tempo", "isDefault": false},
-	}
-	ty, name := argStr(args, "type"), argStr(args, "name")
-	var out []map[string]any
-	for _, d := range all {
-		if (ty == "" || strings.EqualFold(ty, d["type"].(string))) && (name == "" || mentions(d["name"].(string), name)) {
-			out = append(out, d)
-		}
-	}
-	if len(out) == 0 {
-		return text("No datasources match type=%q name=%q.", ty, name), nil
-	}
-	return jsonResult(out), nil
-}
-
-// grafSeries renders the 5-minute points from 01:55Z to 02:35Z of one
-// signal, with the step at the onset when incident is true.
-func grafSeries(before, after float64, incident bool) [][2]any {
-	var vs [][2]any
-	start := time.Date(2026, 11, 30, 1, 55, 0, 0, time.UTC)
-	for i := 0; i <= 8; i++ {
-		t := start.Add(time.Duration(i) * 5 * time.Minute)
-		v := before
-		if incident && t.Unix() >= onsetUnix {
-			v = after
-		}
-		vs = append(vs, [2]any{t.Unix(), fmt.Sprintf("%g", v)})
-	}
-	return vs
-}
-
-// grafSignal decides what a PromQL expression asks about.
-func grafSignal(expr string) (label string, before, after float64, ok bool) {
-	switch {
-	case !mentions(expr, payApp, "payments"):
-		return "", 0, 0, false
-	case mentions(expr, "histogram_quantile", "duration", "latency"):
-		return "p99 latency (s)", p99Before, p99After, true
-	case mentions(expr, "5..", "code=~\"5", "status=~\"5", "5xx", "error"):
-		return "5xx ratio", errRateBefore, errRateAfter, true
-	case mentions(expr, "restarts"):
-		return "restarts per 10m", 0, 3, true
-	case mentions(expr, "http_requests_total"):
-		return "requests per second", 412, 397, true
-	}
-	return "", 0, 0, false
-}
-
-func grafQueryProm(_ context.Context, _ Instance, args map[string]any) (*mcp.CallToolResult, error) {
-	ds, expr := argStr(args, "datasourceUid"), argStr(args, "expr")
-	if expr == "" {
-		return errResult("expr is required"), nil
-	}
-	return grafPromAnswer(ds, expr)
-}
-
-func grafPromAnswer(ds, expr string) (*mcp.CallToolResult, error) {
-	if ds != gdsA && ds != gdsB && ds != gdsC {
-		return errResult("datasource %q not found or not a Prometheus datasource; see list_datasources", ds), nil
-	}
-	label, before, after, ok := grafSignal(expr)
-	if !ok {
-		return text("Query returned no series on %s: %s", ds, expr), nil
-	}
-	incident := ds == gdsB && !mentions(expr, "k8s-1", "k8s-2", "k8s-4", "k8s-5")
-	cluster := badCluster
-	if !incident {
-		cluster = map[string]string{gdsA: "k8s-1", gdsC: "k8s-4", gdsB: "k8s-3"}[ds]
-	}
-	return jsonResult(map[string]any{
-		"resultType": "matrix", "datasourceUid": ds, "signal": label,
-		"result": []map[string]any{{"metric": map[string]string{"service": payService, "cluster": cluster}, "values": grafSeries(before, after, incident)}},
-	}), nil
-}
-
-func grafHistogram(_ context.Context, _ Instance, args map[string]any) (*mcp.CallToolResult, error) {
-	m := argStr(args, "metric")
-	expr := fmt.Sprintf("histogram_quantile(%g, sum by (le) (rate(%s_bucket{%s}[5m])))", float64(argInt(args, 99, "percentile"))/100, m, argStr(args, "labels"))
-	if !mentions(m, "duration", "latency") {
-		return text("Query returned no series: %s", expr), nil
-	}
-	if !mentions(argStr(args, "labels"), "payments") {
-		expr += " payments-api" // the only service with a histogram in the data
-	}
-	return grafPromAnswer(argStr(args, "datasourceUid"), expr)
-}
-
-func grafLoki(_ context.Context, _ Instance, args map[string]any) (*mcp.CallToolResult, error) {
-	q := argStr(args, "logql")
-	if argStr(args, "datasourceUid") != gdsLoki {
-		return errResult("datasource %q not found or not a Loki datasource; the Loki datasource uid is %s", argStr(args, "datasourceUid"), gdsLoki), nil
-	}
-	if !mentions(q, "payments") || mentions(q, "k8s-1", "k8s-2", "k8s-4", "k8s-5") {
-		return text("No log lines match %s in the requested range.", q), nil
-	}
-	lines := []map[string]string{
-		{"time": "2026-11-30T02:15:04Z", "pod": "payments-api-7f9c6d-xk2lp", "line": "ERROR " + hikariTimeout},
-		{"time": "2026-11-30T02:15:09Z", "pod": "payments-api-7f9c6d-q8r4t", "line": "ERROR com.example.payments.ChargeController - charge failed: " + poolExhausted},
-		{"time": "2026-11-30T02:16:40Z", "pod": "payments-api-7f9c6d-m2v9n", "line": "ERROR " + hikariTimeout},
-		{"time": "2026-11-30T02:18:02Z", "pod": "payments-api-7f9c6d-xk2lp", "line": "WARN liveness probe /healthz timed out waiting for DB connection"},
-	}
-	if n := argInt(args, 10, "limit"); n < len(lines) && n > 0 {
-		lines = lines[:n]
-	}
-	return jsonResult(map[string]any{"datasourceUid": gdsLoki, "query": q, "cluster": badCluster, "lines": lines}), nil
-}
-
-// grafUnix converts a story time to Unix seconds.
-func grafUnix(rfc3339 string) int64 {
-	t, err := time.Parse(time.RFC3339, rfc3339)
-	if err != nil {
-		panic("fleet: bad story time " + rfc3339) // programmer error in data.go
-	}
-	return t.Unix()
 }
