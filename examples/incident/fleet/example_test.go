@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -55,4 +56,51 @@ func ExampleTools() {
 	read, _ := fleet.Tools(fleet.Instance{Kind: "gitlab", Name: "gitlab-a", ReadOnly: true})
 	fmt.Println(len(write), len(read))
 	// Output: 116 63
+}
+
+// Example_runbookPoolGuidance reads the payments-api runbook from the
+// simulated wiki over in-process MCP, as an investigating agent would.
+func Example_runbookPoolGuidance() {
+	ctx := context.Background()
+	s, err := fleet.NewServer(fleet.Instance{Kind: "wiki", Name: "wiki"})
+	if err != nil {
+		panic(err)
+	}
+	c, err := client.NewInProcessClient(s)
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	if err := c.Start(ctx); err != nil {
+		panic(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if _, err := c.Initialize(ctx, init); err != nil {
+		panic(err)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "confluence_get_page"
+	req.Params.Arguments = map[string]any{"title": "payments-api runbook", "space_key": "PAY"}
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		panic(err)
+	}
+	var page struct {
+		Title   string `json:"title"`
+		Content string `json:"content"`
+	}
+	if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &page); err != nil {
+		panic(err)
+	}
+	fmt.Println(page.Title)
+	for _, line := range strings.Split(page.Content, "\n") {
+		if strings.Contains(line, "maxPoolSize must") || strings.Contains(line, "kubectl rollout undo") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	// Output:
+	// payments-api runbook
+	// - maxPoolSize must stay >= 40 under prod load. A pod runs up to ~35 concurrent DB calls at peak, and the pool also serves the health checks.
+	// 3. fastest: kubectl rollout undo deployment/payments-api -n payments
 }

@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,125 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpfleet/mcpfleet/config"
-	"github.com/mcpfleet/mcpfleet/internal/fixtures"
 	"github.com/mcpfleet/mcpfleet/internal/tokens"
 )
-
-// TestParityWithFixtures checks that every simulated kind with a real
-// counterpart exposes the same tool names and a comparable schema size
-// (±30% tools and o200k tokens), so that catalog and token figures measured
-// on the simulated fleet transfer to real servers.
-func TestParityWithFixtures(t *testing.T) {
-	cases := []struct {
-		fixture string
-		in      Instance
-	}{
-		{"kubernetes", Instance{Kind: "kubernetes", Name: "k8s-1"}},
-		{"gitlab", Instance{Kind: "gitlab", Name: "gitlab-a-write"}},
-		{"gitlab_readonly", Instance{Kind: "gitlab", Name: "gitlab-a", ReadOnly: true}},
-		{"prometheus", Instance{Kind: "prometheus", Name: "prometheus-a"}},
-		{"opensearch", Instance{Kind: "opensearch", Name: "opensearch-a"}},
-		{"jaeger", Instance{Kind: "tracing", Name: "tracing"}},
-		{"jira", Instance{Kind: "jira", Name: "jira"}},
-		{"confluence", Instance{Kind: "wiki", Name: "wiki"}},
-		{"grafana", Instance{Kind: "grafana", Name: "grafana"}},
-		{"slack", Instance{Kind: "slack", Name: "slack"}},
-	}
-	for _, c := range cases {
-		t.Run(c.fixture, func(t *testing.T) {
-			f := fixtures.MustLoad(t, c.fixture)
-			got, err := Tools(c.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			real := map[string]bool{}
-			for _, rt := range f.Tools {
-				real[rt.Name] = true
-			}
-			for _, g := range got {
-				if !real[g.Name] {
-					t.Errorf("tool %q does not exist in fixture %s", g.Name, c.fixture)
-				}
-			}
-			within := func(what string, got, want int) {
-				if r := float64(got) / float64(want); r < 0.7 || r > 1.3 {
-					t.Errorf("%s: got %d, fixture %d (ratio %.2f, want 0.70–1.30)", what, got, want, r)
-				}
-			}
-			within("tool count", len(got), len(f.Tools))
-			within("o200k tokens", tokens.MCPTools(got), tokens.MCPTools(f.Tools))
-			t.Logf("%s: %d/%d tools, %d/%d tokens", c.fixture, len(got), len(f.Tools), tokens.MCPTools(got), tokens.MCPTools(f.Tools))
-		})
-	}
-}
-
-// TestReadOnlyIsExactSubset mirrors the real gitlab server: the read-only
-// instance is exactly the ReadOnly subset of the write instance.
-func TestReadOnlyIsExactSubset(t *testing.T) {
-	full, _ := Tools(Instance{Kind: "gitlab", Name: "gitlab-a-write"})
-	ro, _ := Tools(Instance{Kind: "gitlab", Name: "gitlab-a", ReadOnly: true})
-	var want []string
-	for _, tl := range full {
-		if *tl.Annotations.ReadOnlyHint {
-			want = append(want, tl.Name)
-		}
-	}
-	var got []string
-	for _, tl := range ro {
-		got = append(got, tl.Name)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("read-only tools (-want +got):\n%s", diff)
-	}
-	if slices.Contains(got, "create_merge_request") || !slices.Contains(got, "get_merge_request") {
-		t.Errorf("read-only gitlab must lack create_merge_request and keep get_merge_request")
-	}
-	if f, err := fixtures.Load("gitlab_readonly"); err == nil {
-		var names []string
-		for _, tl := range f.Tools {
-			names = append(names, tl.Name)
-		}
-		slices.Sort(names)
-		slices.Sort(got)
-		if diff := cmp.Diff(names, got); diff != "" {
-			t.Errorf("read-only tools vs fixture (-fixture +got):\n%s", diff)
-		}
-	}
-}
-
-// TestSchemasAreValidJSON makes sure every kind builds and every schema is
-// an object schema, including part B's kinds.
-func TestSchemasAreValidJSON(t *testing.T) {
-	for _, k := range Kinds() {
-		tools, err := Tools(Instance{Kind: k, Name: k})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(tools) == 0 {
-			t.Errorf("kind %s has no tools", k)
-		}
-		seen := map[string]bool{}
-		for _, tl := range tools {
-			if seen[tl.Name] {
-				t.Errorf("%s: duplicate tool %s", k, tl.Name)
-			}
-			seen[tl.Name] = true
-			var s map[string]any
-			if err := json.Unmarshal(tl.RawInputSchema, &s); err != nil || s["type"] != "object" {
-				t.Errorf("%s/%s: schema %s: %v", k, tl.Name, tl.RawInputSchema, err)
-			}
-			if tl.Description == "" {
-				t.Errorf("%s/%s: empty description", k, tl.Name)
-			}
-		}
-	}
-}
-
-func TestUnknownKind(t *testing.T) {
-	if _, err := NewServer(Instance{Kind: "nope", Name: "x"}); err == nil || !strings.Contains(err.Error(), "unknown kind") {
-		t.Errorf("NewServer(nope) = %v, want unknown kind error", err)
-	}
-}
 
 // check is one call and what its text must (and must not) contain.
 type check struct {
@@ -227,15 +109,139 @@ func TestIncidentFacts(t *testing.T) {
 		{name: "unknown trace", in: tr, tool: "get_trace_topology", args: map[string]any{"trace_id": "00000000000000000000000000000bad"},
 			want: []string{"not found"}, isError: true},
 	}
+	runChecks(t, cases)
+}
+
+// TestResponderFacts calls the tools of the responders' side of the
+// incident (tickets, runbooks, dashboards, chat, alerts, status page, pages
+// and deploys) and checks that each answers with the incident's facts.
+func TestResponderFacts(t *testing.T) {
+	in := func(kind string) Instance { return Instance{Kind: kind, Name: kind} }
+	jira, wiki, grafana, slack := in("jira"), in("wiki"), in("grafana"), in("slack")
+	alertmanager, statuspage, pagerduty, argocd := in("alertmanager"), in("statuspage"), in("pagerduty"), in("argocd")
+	runChecks(t, []check{
+		{name: "jira search by text", in: jira, tool: "jira_search", args: map[string]any{"jql": `text ~ "payments" AND resolution = Unresolved ORDER BY created DESC`},
+			want: []string{"INC-2041", "Payments API 5xx spike in prod (k8s-3)", "In Progress"}},
+		{name: "jira search by key", in: jira, tool: "jira_search", args: map[string]any{"jql": "key = INC-2041"},
+			want: []string{"INC-2041", "a.smith"}},
+		{name: "jira search no match", in: jira, tool: "jira_search", args: map[string]any{"jql": `text ~ "kafka lag"`},
+			want: []string{"No issues found", "kafka lag"}},
+		{name: "jira get issue", in: jira, tool: "jira_get_issue", args: map[string]any{"issue_key": "INC-2041"},
+			want: []string{"In Progress", "a.smith", "2026-11-30T02:21:00Z", "!482", "PaymentsAPIHigh5xxRate"}},
+		{name: "jira get unknown issue", in: jira, tool: "jira_get_issue", args: map[string]any{"issue_key": "INC-9999"},
+			want: []string{"INC-9999"}, isError: true},
+		{name: "jira transition bad id", in: jira, tool: "jira_transition_issue", args: map[string]any{"issue_key": "INC-2041", "transition_id": "999"},
+			want: []string{"999"}, isError: true},
+		{name: "jira add comment", in: jira, tool: "jira_add_comment", args: map[string]any{"issue_key": "INC-2041", "body": "rolled back"},
+			want: []string{"Comment", "INC-2041"}},
+		{name: "jira fallback write", in: jira, tool: "jira_add_watcher", args: map[string]any{"issue_key": "INC-2041", "user_identifier": "m.lee"},
+			want: []string{"done", "INC-2041"}},
+		{name: "wiki search", in: wiki, tool: "confluence_search", args: map[string]any{"query": "payments-api runbook"},
+			want: []string{"payments-api runbook", runbookID}},
+		{name: "wiki search cql", in: wiki, tool: "confluence_search", args: map[string]any{"query": `text ~ "connection pool" AND type = page`},
+			want: []string{"payments-api runbook"}},
+		{name: "wiki search no match", in: wiki, tool: "confluence_search", args: map[string]any{"query": "quarterly budget"},
+			want: []string{"No Confluence content", "quarterly budget"}},
+		{name: "wiki get page by title", in: wiki, tool: "confluence_get_page", args: map[string]any{"title": "payments-api runbook", "space_key": "PAY"},
+			want: []string{"maxPoolSize must stay >= 40", "kubectl rollout undo deployment/payments-api -n payments", "Revert the offending merge request"}},
+		{name: "wiki get page by id", in: wiki, tool: "confluence_get_page", args: map[string]any{"page_id": runbookID},
+			want: []string{">= 40"}},
+		{name: "wiki get unknown page", in: wiki, tool: "confluence_get_page", args: map[string]any{"page_id": "1"},
+			want: []string{"No Confluence page"}, isError: true},
+		{name: "grafana search", in: grafana, tool: "search_dashboards", args: map[string]any{"query": "payments"},
+			want: []string{"payments-overview", "Payments API overview"}},
+		{name: "grafana search no match", in: grafana, tool: "search_dashboards", args: map[string]any{"query": "kafka"},
+			want: []string{"No dashboards", "kafka"}},
+		{name: "grafana dashboard", in: grafana, tool: "get_dashboard_by_uid", args: map[string]any{"uid": "payments-overview"},
+			want: []string{"5xx rate", "p99 latency", "http_request_duration_seconds_bucket"}},
+		{name: "grafana unknown dashboard", in: grafana, tool: "get_dashboard_by_uid", args: map[string]any{"uid": "nope"},
+			want: []string{"nope"}, isError: true},
+		{name: "grafana summary", in: grafana, tool: "get_dashboard_summary", args: map[string]any{"uid": "payments-overview"},
+			want: []string{"02:15Z", "deploy 9f3c2e1"}},
+		{name: "grafana panel queries", in: grafana, tool: "get_dashboard_panel_queries", args: map[string]any{"uid": "payments-overview", "panelId": 1},
+			want: []string{`cluster=\"k8s-3\"`, `code=~\"5..\"`, "prometheus-b"}},
+		{name: "grafana annotations", in: grafana, tool: "get_annotations", args: map[string]any{"dashboardUid": "payments-overview", "tags": []any{"deploy"}},
+			want: []string{"deploy 9f3c2e1", "2026-11-30T02:14:00Z"}},
+		{name: "grafana 5xx on prometheus-b", in: grafana, tool: "query_prometheus", args: map[string]any{"datasourceUid": "prometheus-b", "endTime": "now", "expr": `sum(rate(http_requests_total{service="payments-api",code=~"5.."}[5m])) / sum(rate(http_requests_total{service="payments-api"}[5m]))`},
+			want: []string{"0.002", "0.38", "k8s-3"}},
+		{name: "grafana p99 histogram", in: grafana, tool: "query_prometheus_histogram", args: map[string]any{"datasourceUid": "prometheus-b", "metric": "http_request_duration_seconds", "percentile": 99, "labels": `service="payments-api"`},
+			want: []string{"0.18", "4.2"}},
+		{name: "grafana unknown datasource", in: grafana, tool: "query_prometheus", args: map[string]any{"datasourceUid": "nope", "expr": "up", "endTime": "now"},
+			want: []string{"nope"}, isError: true},
+		{name: "grafana loki", in: grafana, tool: "query_loki_logs", args: map[string]any{"datasourceUid": "loki-prod", "logql": `{namespace="payments"} |= "ERROR"`},
+			want: []string{"HikariPool-1", "pool exhausted"}},
+		{name: "grafana fallback read", in: grafana, tool: "list_incidents", args: map[string]any{"limit": 5},
+			want: []string{"no results"}},
+		{name: "slack history by name", in: slack, tool: "conversations_history", args: map[string]any{"channel_id": "#inc-payments"},
+			want: []string{"a.smith", "seeing 5xx on payments since ~02:15", "j.doe", "I merged !482 around 02:10, could be related?"}},
+		{name: "slack history by id", in: slack, tool: "conversations_history", args: map[string]any{"channel_id": slackIncChanID},
+			want: []string{"!482"}},
+		{name: "slack unknown channel", in: slack, tool: "conversations_history", args: map[string]any{"channel_id": "#nope"},
+			want: []string{"channel_not_found"}, isError: true},
+		{name: "slack channels", in: slack, tool: "channels_list", args: map[string]any{"channel_types": "public_channel"},
+			want: []string{"#inc-payments", slackIncChanID}},
+		{name: "slack search", in: slack, tool: "conversations_search_messages", args: map[string]any{"search_query": "merged", "filter_in_channel": "#inc-payments"},
+			want: []string{"!482"}},
+		{name: "slack search no match", in: slack, tool: "conversations_search_messages", args: map[string]any{"search_query": "kafka"},
+			want: []string{"No messages", "kafka"}},
+		{name: "alertmanager alerts", in: alertmanager, tool: "list_alerts", args: map[string]any{},
+			want: []string{"PaymentsAPIHigh5xxRate", "critical", "k8s-3", "2026-11-30T02:17:00Z", "PaymentsAPIPodCrashLooping", "2026-11-30T02:19:00Z"}},
+		{name: "alertmanager filtered", in: alertmanager, tool: "list_alerts", args: map[string]any{"filter": `severity="critical"`},
+			want: []string{"PaymentsAPIHigh5xxRate", `"namespace": "payments"`}},
+		{name: "alertmanager filter no match", in: alertmanager, tool: "list_alerts", args: map[string]any{"filter": `cluster="k8s-1"`},
+			want: []string{"No alerts", "k8s-1"}},
+		{name: "alertmanager get alert", in: alertmanager, tool: "get_alert", args: map[string]any{"alertname": "PaymentsAPIPodCrashLooping"},
+			want: []string{"CrashLoopBackOff"}},
+		{name: "alertmanager create silence", in: alertmanager, tool: "create_silence", args: map[string]any{"matchers": []any{map[string]any{"name": "alertname", "value": "PaymentsAPIHigh5xxRate"}}, "startsAt": "2026-11-30T03:05:00Z", "endsAt": "2026-11-30T04:05:00Z", "createdBy": "bot", "comment": "INC-2041"},
+			want: []string{"Silence created"}},
+		{name: "pagerduty incidents", in: pagerduty, tool: "list_incidents", args: map[string]any{},
+			want: []string{"P7Q2R1X", "Payments API", "triggered", "2026-11-30T02:17:00Z", "a.smith"}},
+		{name: "pagerduty get incident", in: pagerduty, tool: "get_incident", args: map[string]any{"incident_id": "P7Q2R1X"},
+			want: []string{"PaymentsAPIHigh5xxRate"}},
+		{name: "pagerduty oncalls", in: pagerduty, tool: "list_oncalls", args: map[string]any{"escalation_policy_ids": []any{pdPolicyID}},
+			want: []string{"a.smith", `"escalation_level": 1`}},
+		{name: "pagerduty unknown incident", in: pagerduty, tool: "get_incident", args: map[string]any{"incident_id": "PNOPE"},
+			want: []string{"PNOPE"}, isError: true},
+		{name: "pagerduty ack", in: pagerduty, tool: "acknowledge_incident", args: map[string]any{"incident_id": "P7Q2R1X"},
+			want: []string{"acknowledged"}},
+		{name: "statuspage incidents", in: statuspage, tool: "list_incidents", args: map[string]any{"status": "unresolved"},
+			want: []string{"Degraded card payments", "investigating", "2026-11-30T02:25:00Z"}},
+		{name: "statuspage no match", in: statuspage, tool: "list_incidents", args: map[string]any{"q": "email"},
+			want: []string{"No status page incidents"}},
+		{name: "statuspage bad status", in: statuspage, tool: "update_incident", args: map[string]any{"incident_id": spIncidentID, "status": "fixed"},
+			want: []string{"status must be"}, isError: true},
+		{name: "argocd application", in: argocd, tool: "get_application", args: map[string]any{"application_name": "payments-api-k8s-3"},
+			want: []string{"9f3c2e1", "Degraded", "2026-11-30T02:14:00Z"}},
+		{name: "argocd healthy neighbour", in: argocd, tool: "get_application", args: map[string]any{"application_name": "payments-api-k8s-1"},
+			want: []string{"4b1d7a0", "Healthy"}},
+		{name: "argocd history", in: argocd, tool: "list_application_history", args: map[string]any{"application_name": "payments-api-k8s-3"},
+			want: []string{"9f3c2e1", "4b1d7a0", "#9911"}},
+		{name: "argocd manifests", in: argocd, tool: "get_application_manifests", args: map[string]any{"application_name": "payments-api-k8s-3"},
+			want: []string{"maxPoolSize: 10", "payments-api:9f3c2e1"}},
+		{name: "argocd tree", in: argocd, tool: "get_application_resource_tree", args: map[string]any{"application_name": "payments-api-k8s-3"},
+			want: []string{"payments-api-7f9c6d-xk2lp", "CrashLoopBackOff (restarts 14)"}},
+		{name: "argocd events", in: argocd, tool: "get_application_events", args: map[string]any{"application_name": "payments-api-k8s-3"},
+			want: []string{"Back-off restarting failed container", "Liveness probe failed"}},
+		{name: "argocd unknown app", in: argocd, tool: "get_application", args: map[string]any{"application_name": "nope"},
+			want: []string{"nope"}, isError: true},
+		{name: "argocd rollback", in: argocd, tool: "rollback_application", args: map[string]any{"application_name": "payments-api-k8s-3", "id": 36},
+			want: []string{"4b1d7a0"}},
+	})
+}
+
+// runChecks makes each call of cases in-process, one client per instance,
+// and checks its text.
+func runChecks(t *testing.T, cases []check) {
+	t.Helper()
 	clients := map[Instance]*client.Client{}
 	for _, c := range cases {
+		if _, ok := clients[c.in]; !ok {
+			clients[c.in] = startInProcess(t, c.in)
+		}
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cl, ok := clients[c.in]
-			if !ok {
-				cl = startInProcess(t, c.in)
-				clients[c.in] = cl
-			}
-			got, isErr := call(t, cl, c.tool, c.args)
+			got, isErr := call(t, clients[c.in], c.tool, c.args)
 			if isErr != c.isError {
 				t.Errorf("IsError = %v, want %v; text:\n%s", isErr, c.isError, got)
 			}
