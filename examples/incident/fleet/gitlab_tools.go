@@ -36,8 +36,8 @@ func glDiffPosition() param {
 		{Name: "new_line", Type: "number", Desc: "Line number in the new version. A whole number; out-of-range values are clamped by the server.", Nullable: true},
 		{Name: "old_line", Type: "number", Desc: "Line number in the old version. A whole number; out-of-range values are clamped by the server.", Nullable: true},
 		{Name: "line_range", Type: "object", Desc: "First and last line of a multi-line comment", Nullable: true, Props: []param{
-			lineEnd("start", "Start of the range, RFC 3339 or Unix seconds. Leave it out unless you need it; the server fills sensible defaults."),
-			lineEnd("end", "End of the range, RFC 3339 or Unix seconds. Leave it out unless you need it; the server fills sensible defaults."),
+			lineEnd("start", "First line of the range, as line_code, type and line numbers."),
+			lineEnd("end", "Last line of the range, as line_code, type and line numbers."),
 		}},
 		{Name: "width", Type: "number", Desc: "Width", Nullable: true},
 		{Name: "height", Type: "number", Desc: "Height", Nullable: true},
