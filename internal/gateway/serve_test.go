@@ -227,6 +227,27 @@ func TestHealthz(t *testing.T) {
 
 // A call in flight when the context ends finishes and its answer arrives;
 // then ListenAndServe returns.
+// slowCallInFlight starts a call of misc's slow tool (ms milliseconds)
+// through c and returns once g counts it in flight; the result arrives on
+// the channel, a client error as an error result.
+func slowCallInFlight(c *client.Client, g *gateway.Gateway, ms int) <-chan *mcp.CallToolResult {
+	resc := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "callTool"
+		req.Params.Arguments = map[string]any{"server": "misc", "tool": "slow", "arguments": map[string]any{"ms": ms}}
+		res, err := c.CallTool(context.Background(), req)
+		if err != nil {
+			res = mcp.NewToolResultError("client: " + err.Error())
+		}
+		resc <- res
+	}()
+	for g.InFlight() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return resc
+}
+
 func TestListenAndServeDrains(t *testing.T) {
 	f := newFleet(t)
 	g := newGateway(t, gateway.Config{Mux: f.mux})
@@ -239,20 +260,7 @@ func TestListenAndServeDrains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resc := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "callTool"
-		req.Params.Arguments = map[string]any{"server": "misc", "tool": "slow", "arguments": map[string]any{"ms": 400}}
-		res, err := c.CallTool(context.Background(), req)
-		if err != nil {
-			res = mcp.NewToolResultError("client: " + err.Error())
-		}
-		resc <- res
-	}()
-	for g.InFlight() == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	resc := slowCallInFlight(c, g, 400)
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("ListenAndServe = %v", err)
@@ -283,20 +291,7 @@ func TestServeStdioDrains(t *testing.T) {
 	if _, err := c.Initialize(t.Context(), init); err != nil {
 		t.Fatal(err)
 	}
-	resc := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "callTool"
-		req.Params.Arguments = map[string]any{"server": "misc", "tool": "slow", "arguments": map[string]any{"ms": 300}}
-		res, err := c.CallTool(context.Background(), req)
-		if err != nil {
-			res = mcp.NewToolResultError("client: " + err.Error())
-		}
-		resc <- res
-	}()
-	for g.InFlight() == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	resc := slowCallInFlight(c, g, 300)
 	cancel()
 	if res := <-resc; res.IsError || !strings.Contains(text(res), "slept") {
 		t.Errorf("in-flight call = %q (IsError %v), want slept", text(res), res.IsError)
