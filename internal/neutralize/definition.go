@@ -331,6 +331,9 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 		if sub != nil && sp.quoted && sub.siblings[s[sp.start:sp.end]] && !secretArgs(s[sp.end:min(len(s), sp.end+maxExampleArgs)]) {
 			continue // a usage example of the server's own tool
 		}
+		if !sp.quoted && parameterTurn(s, sp.start, sp.end) {
+			continue // "user: Username to add." documents a parameter
+		}
 		if sp.quoted || !mention(s, sp.start, sp.end) {
 			add(RuleInjection, sp.start, sp.end)
 		}
