@@ -395,6 +395,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	capsTags(s, add)
 	spelledSecrets(s, sub.words, add)
 	secretSweeps(s, folded, sub.words, add)
+	projectSweeps(s, folded, add)
 	metadataAccess(s, folded, cs, add)
 	secretSends(s, folded, cs, add)
 	if !filter || mayLeave(folded) {
