@@ -121,11 +121,14 @@ var displaceNeedles = []string{"replac", "successor", "supersed", "obviat", "nee
 // snake_case, kebab-case or camelCase.
 var toolName = regexp.MustCompile("[\x60'\"]?\\b([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\\b[\x60'\"]?")
 
+// toolNameAt is toolName at the start of a text.
+var toolNameAt = regexp.MustCompile(`^(?:` + toolName.String() + `)`)
+
 // toolVerbs are the first words of a tool's name: get_transactions,
 // send_money, invite_user.
 var toolVerbs = words(`get list read write send post put create update delete remove search fetch find query run execute invite
 	reserve schedule book add set upload download open close start stop call generate browse lookup retrieve submit patch move copy
-	edit modify insert pay transfer share publish notify lookup view show`)
+	edit modify insert pay transfer share publish notify view show`)
 
 // negatedVerb is a negation just before a verb: "does not replace".
 var negatedVerb = regexp.MustCompile(`(?i)\b(?:not|never|no\s+longer|n't|cannot)\s+(?:\w+\s+)?$`)
@@ -216,7 +219,7 @@ func displaced(s string, m []int, end int, other func(a, b int) bool) (int, int,
 			words++
 			continue
 		}
-		if n := toolName.FindStringSubmatchIndex(s[k:end]); n != nil && n[0] == 0 {
+		if n := toolNameAt.FindStringSubmatchIndex(s[k:end]); n != nil {
 			a, b := k+n[2], k+n[3]
 			if !substituted(s, a, k+n[1]) && other(a, b) {
 				return a, b, true
@@ -235,7 +238,7 @@ func displaced(s string, m []int, end int, other func(a, b int) bool) (int, int,
 			continue
 		}
 		at := line + item[1]
-		if n := toolName.FindStringSubmatchIndex(s[at:end]); n != nil && n[0] == 0 && other(at+n[2], at+n[3]) {
+		if n := toolNameAt.FindStringSubmatchIndex(s[at:end]); n != nil && other(at+n[2], at+n[3]) {
 			return at + n[2], at + n[3], true
 		}
 	}
