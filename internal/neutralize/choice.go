@@ -89,33 +89,33 @@ func toolChoice(s, folded string, add func(Rule, int, int)) {
 // all …", or a bracketed label in capitals that says so ("[OFFICIAL
 // DLP PROXY]"). A real server says "the official X server", never that
 // the others are not allowed.
-var choiceSole = regexp.MustCompile(`(?i)\b(?:only|sole|exclusive)\s+(?:authori[sz]ed|approved|permitted|sanctioned|certified|official|compliant|legitimate)\s+(?:[\w-]+\s+){0,2}?(?:tools?|methods?|utilit(?:y|ies)|interfaces?|ways?|means|channels?|gateways?|functions?|services?|servers?|endpoints?|integrations?|options?)\b|\bexclusively\s+(?:authori[sz]ed|approved|permitted|sanctioned|certified)\s+(?:to|for)\b|\b(?:only|sole)\s+(?:[\w-]+\s+){0,2}?(?:tool|method|utility|interface|way|means|channel|gateway|function|service|endpoint|integration|option)\s+(?:that\s+is\s+|which\s+is\s+)?(?:authori[sz]ed|approved|permitted|sanctioned|certified)\s+(?:to|for)\b|\b(?:mandatory|compulsory|required)\s*,?\s+(?:and\s+)?(?:certified|approved|authori[sz]ed|official|sanctioned)\s+(?:[\w-]+\s+)?(?:tool|interface|gateway|method|utility|channel|proxy|way|path)\b|\b(?:superior|better)\s+(?:to|than)\s+(?:the\s+|all\s+)?(?:standard|built-in|builtin|default|regular|basic|existing|generic|native|conventional|traditional|legacy)\s+(?:[\w-]+\s+)?tools\b`)
+var choiceSole = regexp.MustCompile(`(?i)\b(?:only|sole|exclusive)\s+(?:authori[sz]ed|approved|permitted|sanctioned|certified|official|compliant|legitimate)\s+(?:[\w-]+\s+){0,2}?(?:tools?|methods?|utilit(?:y|ies)|interfaces?|ways?|means|channels?|gateways?|functions?|services?|servers?|endpoints?|integrations?|options?|paths?|routes?|mechanisms?|providers?|handlers?)\b|\bonly\s+this\s+(?:tool|server|function|utility|interface)\s+(?:is|may|can)\s+(?:be\s+)?(?:permitted|allowed|authori[sz]ed|approved|sanctioned)\b|\bexclusively\s+(?:authori[sz]ed|approved|permitted|sanctioned|certified)\s+(?:to|for)\b|\b(?:only|sole)\s+(?:[\w-]+\s+){0,2}?(?:tool|method|utility|interface|way|means|channel|gateway|function|service|endpoint|integration|option)\s+(?:that\s+is\s+|which\s+is\s+)?(?:authori[sz]ed|approved|permitted|sanctioned|certified)\s+(?:to|for)\b|\b(?:mandatory|compulsory|required)\s*,?\s+(?:and\s+)?(?:certified|approved|authori[sz]ed|official|sanctioned)\s+(?:[\w-]+\s+)?(?:tool|interface|gateway|method|utility|channel|proxy|way|path)\b|\b(?:superior|better)\s+(?:to|than)\s+(?:the\s+|all\s+)?(?:standard|built-in|builtin|default|regular|basic|existing|generic|native|conventional|traditional|legacy)\s+(?:[\w-]+\s+)?tools\b`)
 
 // soleLabel is a bracketed label in capitals that claims office.
-var soleLabel = regexp.MustCompile(`\[(?:[A-Z][A-Z0-9&/-]*\s+)*(?:OFFICIAL|AUTHORI[SZ]ED|CERTIFIED|APPROVED|SANCTIONED|MANDATORY)(?:\s+[A-Z][A-Z0-9&/-]*)*\]`)
+var soleLabel = regexp.MustCompile(`\[(?:[A-Z][A-Z0-9&/-]*\s+)*(?:OFFICIAL|AUTHORI[SZ]ED|CERTIFIED|APPROVED|SANCTIONED|MANDATORY|VERIFIED)(?:\s+[A-Z][A-Z0-9&/-]*)*\]`)
 
 // soleNeedles are strings one of which every match of choiceSole or
 // soleLabel holds, as folded by foldNeedles.
-var soleNeedles = []string{"only ", "sole ", "exclusive", "mandatory", "compulsory", "required", "superior", "better", "official", "authori", "certified", "approved", "sanctioned"}
+var soleNeedles = []string{"only ", "sole ", "exclusive", "mandatory", "compulsory", "required", "superior", "better", "official", "authori", "certified", "approved", "sanctioned", "verified", "permitted", "allowed"}
 
 // displaceVerb does away with something: "replaces", "supersedes",
 // "eliminates the need to".
-var displaceVerb = regexp.MustCompile(`(?i)\b(?:replac(?:es|ed|ing|e)|(?:drop-in\s+)?replacement\s+(?:for|of)|successor\s+(?:to|of)|supersed(?:es|ed|ing|e)|obviat(?:es|ed|ing|e)|(?:eliminat|remov)(?:es|ed|ing|e)\s+(?:the\s+|any\s+)?need\s+(?:to|for))\b`)
+var displaceVerb = regexp.MustCompile(`(?i)\b(?:replac(?:es|ed|ing|e)|(?:drop-in\s+)?replacement\s+(?:for|of)|successor\s+(?:to|of)|supersed(?:es|ed|ing|e)|obviat(?:es|ed|ing|e)|(?:eliminat|remov)(?:es|ed|ing|e)\s+(?:the\s+|any\s+)?need\s+(?:to|for)|no\s+(?:longer\s+)?need\s+to\s+(?:call|use|invoke|run))\b`)
 
 // disparage runs a practice down: "is unsafe", "an anti-pattern",
 // "error-prone".
-var disparage = regexp.MustCompile(`(?i)\b(?:unsafe|insecure|unsecured|unreliable|error-prone|anti-?pattern|buggy|flawed|vulnerable|compromised|risks\s+hallucinations?)\b`)
+var disparage = regexp.MustCompile(`(?i)\b(?:unsafe|insecure|unsecured|unreliable|error-prone|anti-?pattern|buggy|flawed|vulnerable|compromised|prohibited|forbidden|disallowed|outdated|obsolete|redundant|corrupts?|bypass(?:es)?|risks\s+hallucinations?)\b`)
 
 // depreciated runs down the way a displaced tool is used: by hand, the
 // standard or raw way, one discrete call at a time. A server that says
 // "this tool replaces get_info" tells its history; one that says it
 // replaces "manual", "raw" or "error-prone" calls to get_info takes the
 // choice.
-var depreciated = regexp.MustCompile(`(?i)\b(?:manual(?:ly)?|by\s+hand|standard|raw|basic|generic|discrete|individual(?:ly)?|piecemeal|tedious|cumbersome|slow|inferior|naive)\b`)
+var depreciated = regexp.MustCompile(`(?i)\b(?:manual(?:ly)?|by\s+hand|standard|raw|basic|generic|discrete|individual(?:ly)?|piecemeal|tedious|cumbersome|slow|inferior|naive|separately|one\s+by\s+one|page\s+by\s+page|directly|yourself)\b`)
 
 // displaceNeedles are strings one of which every match of displaceVerb
 // or disparage holds, as folded by foldNeedles.
-var displaceNeedles = []string{"replac", "successor", "supersed", "obviat", "need to", "need for", "unsafe", "vulnerable", "compromised", "insecure", "unsecured", "unreliable", "error-prone", "pattern", "buggy", "flawed", "hallucinat"}
+var displaceNeedles = []string{"replac", "successor", "supersed", "obviat", "need to", "need for", "unsafe", "vulnerable", "compromised", "insecure", "unsecured", "unreliable", "error-prone", "pattern", "buggy", "flawed", "hallucinat", "prohibited", "forbidden", "disallowed", "outdated", "obsolete", "redundant", "corrupt", "bypass"}
 
 // toolName is an identifier written as a tool's name, bare or quoted:
 // snake_case, kebab-case or camelCase.

@@ -315,9 +315,10 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// flagged 8 of 100; rules + scorer caught 39, flagged 8. Held out:
 	// nothing was tuned on it. The floor is the rules' (see above). One
 	// of the 33 was caught only because its parameter named user read as
-	// a role turn, as were two clean texts (parameterTurn); the scorer
-	// still catches it.
-	"blind4": {caught: 32, flagged: 7},
+	// a role turn, as were two clean texts (parameterTurn; the scorer
+	// still catches it); the tool-choice claims of choiceClaimed catch
+	// another.
+	"blind4": {caught: 33, flagged: 7},
 	// dev: written by the author of the intent rules after the first
 	// draft; that draft caught 25 of 40 and flagged 6 of 40, and the
 	// rules were then tuned on it.
