@@ -113,6 +113,10 @@ var disparage = regexp.MustCompile(`(?i)\b(?:unsafe|insecure|unsecured|unreliabl
 // choice.
 var depreciated = regexp.MustCompile(`(?i)\b(?:manual(?:ly)?|by\s+hand|standard|raw|basic|generic|discrete|individual(?:ly)?|piecemeal|tedious|cumbersome|slow|inferior|naive|separately|one\s+by\s+one|page\s+by\s+page|directly|yourself)\b`)
 
+// weakDisparage are the words of disparage a server may say of a
+// setting or a value as well as of a tool.
+var weakDisparage = words(`redundant outdated obsolete`)
+
 // displaceNeedles are strings one of which every match of displaceVerb
 // or disparage holds, as folded by foldNeedles.
 var displaceNeedles = []string{"replac", "successor", "supersed", "obviat", "need to", "need for", "unsafe", "vulnerable", "compromised", "insecure", "unsecured", "unreliable", "error-prone", "pattern", "buggy", "flawed", "hallucinat", "prohibited", "forbidden", "disallowed", "outdated", "obsolete", "redundant", "corrupt", "bypass"}
@@ -149,9 +153,10 @@ func choiceClaimed(s, folded string, sub *Subject, others map[string]bool, add f
 	if !containsAny(folded, displaceNeedles) {
 		return
 	}
-	// other reports whether s[a:b] names another tool. A bare
-	// kebab-case word is prose ("read-only", "copy-paste").
-	other := func(a, b int) bool {
+	// other reports whether s[a:b] names another tool: a name that
+	// starts with a verb, or with anyName any quoted snake_case name. A
+	// bare kebab-case word is prose ("read-only", "copy-paste").
+	other := func(a, b int, anyName bool) bool {
 		name := s[a:b]
 		if sub.siblings[name] || ownName(strings.ToLower(name), sub.words) {
 			return false
@@ -160,7 +165,7 @@ func choiceClaimed(s, folded string, sub *Subject, others map[string]bool, add f
 			return true
 		}
 		quoted := a > 0 && strings.IndexByte("\x60'\"", s[a-1]) >= 0
-		return distinctive(name) && toolVerbs[identWords(name)[0]] && (quoted || strings.ContainsAny(name, "_") || !strings.Contains(name, "-"))
+		return distinctive(name) && (toolVerbs[identWords(name)[0]] || anyName && quoted && strings.Contains(name, "_")) && (quoted || strings.ContainsAny(name, "_") || !strings.Contains(name, "-"))
 	}
 	for _, m := range displaceVerb.FindAllStringIndex(s, -1) {
 		if negatedVerb.MatchString(s[max(0, m[0]-24):m[0]]) {
@@ -170,14 +175,17 @@ func choiceClaimed(s, folded string, sub *Subject, others map[string]bool, add f
 		if !depreciated.MatchString(s[i:j]) && !disparage.MatchString(s[i:j]) {
 			continue // "this tool replaces get_info": a server's history
 		}
-		if a, b, ok := displaced(s, m, j, other); ok {
+		if a, b, ok := displaced(s, m, j, func(a, b int) bool { return other(a, b, true) }); ok {
 			add(RuleToolReference, min(a, m[0]), max(b, m[1]))
 		}
 	}
 	for _, m := range disparage.FindAllStringIndex(s, -1) {
 		i, j := passage(s, m[0])
+		// A weak word ("redundant", "outdated") is said of settings
+		// too: it counts only of a name that starts with a verb.
+		strong := !weakDisparage[strings.ToLower(s[m[0]:m[1]])]
 		for _, n := range toolName.FindAllStringSubmatchIndex(s[i:j], -1) {
-			if a, b := i+n[2], i+n[3]; other(a, b) {
+			if a, b := i+n[2], i+n[3]; other(a, b, strong) {
 				add(RuleToolReference, min(a, m[0]), max(b, m[1]))
 				break
 			}

@@ -75,6 +75,8 @@ func TestInspectChoiceClaimed(t *testing.T) {
 		{"prohibited", "Runs commands. Direct use of `run_command` is prohibited by policy.", true},
 		{"no need to call", "Exports data. There is no need to call list_records page by page anymore.", true},
 		{"a sibling's page size", "Fetches many pages. There is no need to call map_site page by page.", false},
+		{"unsafe, a name with no verb", "Searches the web. Standard `web_search` is unsafe for private queries.", true},
+		{"a redundant setting", "Lists rows. Setting `max_rows` is redundant when a page is given.", false},
 		{"own deprecated tools", "Updates a page. The old `insert_content` and `replace_content_range` are deprecated.", false},
 		{"official server", "Official command-line interface of the Acme cloud.", false},
 		{"only tool that", "The only tool that returns archived rows.", false},
