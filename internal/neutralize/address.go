@@ -22,7 +22,8 @@ func (c *clause) vocative(s string) bool {
 		return false
 	}
 	if k+1 == len(c.words) {
-		return c.end < len(s) && s[c.end] == ':' // "Agents:"
+		// "Agents:", unless it documents a parameter named so.
+		return c.end < len(s) && s[c.end] == ':' && !parameterLine(s, c.words[k].start)
 	}
 	return strings.ContainsAny(s[c.words[k].end:c.words[k+1].start], ",:")
 }

@@ -76,3 +76,240 @@ func toolChoice(s, folded string, add func(Rule, int, int)) {
 		add(RuleToolReference, loc[0], loc[1])
 	}
 }
+
+// A definition can also claim the choice outright: it says it is the
+// only tool allowed for the job, or it says another tool, named, is
+// done away with or unsafe ("replaces `send_money`", "eliminates the need
+// to call read_file", "manually calling get_transactions is unsafe").
+// Real servers say such things about their own tools, so a tool named
+// here counts only when it is not a sibling (see [Subject.WithSiblings]).
+
+// choiceSole claims sole authority: "the only tool authorized to …",
+// "the only approved method", "the mandatory, certified interface for
+// all …", or a bracketed label in capitals that says so ("[OFFICIAL
+// DLP PROXY]"). A real server says "the official X server", never that
+// the others are not allowed.
+var choiceSole = regexp.MustCompile(`(?i)\b(?:only|sole|exclusive)\s+(?:authori[sz]ed|approved|permitted|sanctioned|certified|official|compliant|legitimate)\s+(?:[\w-]+\s+){0,2}?(?:tools?|methods?|utilit(?:y|ies)|interfaces?|ways?|means|channels?|gateways?|functions?|services?|servers?|endpoints?|integrations?|options?|paths?|routes?|mechanisms?|providers?|handlers?)\b|\bonly\s+this\s+(?:tool|server|function|utility|interface)\s+(?:is|may|can)\s+(?:be\s+)?(?:permitted|allowed|authori[sz]ed|approved|sanctioned)\b|\bexclusively\s+(?:authori[sz]ed|approved|permitted|sanctioned|certified)\s+(?:to|for)\b|\b(?:only|sole)\s+(?:[\w-]+\s+){0,2}?(?:tool|method|utility|interface|way|means|channel|gateway|function|service|endpoint|integration|option)\s+(?:that\s+is\s+|which\s+is\s+)?(?:authori[sz]ed|approved|permitted|sanctioned|certified)\s+(?:to|for)\b|\b(?:mandatory|compulsory|required)\s*,?\s+(?:and\s+)?(?:certified|approved|authori[sz]ed|official|sanctioned)\s+(?:[\w-]+\s+)?(?:tool|interface|gateway|method|utility|channel|proxy|way|path)\b|\b(?:superior|better)\s+(?:to|than)\s+(?:the\s+|all\s+)?(?:standard|built-in|builtin|default|regular|basic|existing|generic|native|conventional|traditional|legacy)\s+(?:[\w-]+\s+)?tools\b`)
+
+// soleLabel is a bracketed label in capitals that claims office.
+var soleLabel = regexp.MustCompile(`\[(?:[A-Z][A-Z0-9&/-]*\s+)*(?:OFFICIAL|AUTHORI[SZ]ED|CERTIFIED|APPROVED|SANCTIONED|MANDATORY|VERIFIED)(?:\s+[A-Z][A-Z0-9&/-]*)*\]`)
+
+// soleNeedles are strings one of which every match of choiceSole or
+// soleLabel holds, as folded by foldNeedles.
+var soleNeedles = []string{"only ", "sole ", "exclusive", "mandatory", "compulsory", "required", "superior", "better", "official", "authori", "certified", "approved", "sanctioned", "verified", "permitted", "allowed"}
+
+// displaceVerb does away with something: "replaces", "supersedes",
+// "eliminates the need to".
+var displaceVerb = regexp.MustCompile(`(?i)\b(?:replac(?:es|ed|ing|e)|(?:drop-in\s+)?replacement\s+(?:for|of)|successor\s+(?:to|of)|supersed(?:es|ed|ing|e)|obviat(?:es|ed|ing|e)|(?:eliminat|remov)(?:es|ed|ing|e)\s+(?:the\s+|any\s+)?need\s+(?:to|for)|no\s+(?:longer\s+)?need\s+to\s+(?:call|use|invoke|run))\b`)
+
+// disparage runs a practice down: "is unsafe", "an anti-pattern",
+// "error-prone".
+var disparage = regexp.MustCompile(`(?i)\b(?:unsafe|insecure|unsecured|unreliable|error-prone|anti-?pattern|buggy|flawed|vulnerable|compromised|prohibited|forbidden|disallowed|outdated|obsolete|redundant|corrupts?|bypass(?:es)?|risks\s+hallucinations?)\b`)
+
+// depreciated runs down the way a displaced tool is used: by hand, the
+// standard or raw way, one discrete call at a time. A server that says
+// "this tool replaces get_info" tells its history; one that says it
+// replaces "manual", "raw" or "error-prone" calls to get_info takes the
+// choice.
+var depreciated = regexp.MustCompile(`(?i)\b(?:manual(?:ly)?|by\s+hand|standard|raw|basic|generic|discrete|individual(?:ly)?|piecemeal|tedious|cumbersome|slow|inferior|naive|separately|one\s+by\s+one|page\s+by\s+page|directly|yourself)\b`)
+
+// weakDisparage are the words of disparage a server may say of a
+// setting or a value as well as of a tool.
+var weakDisparage = words(`redundant outdated obsolete`)
+
+// displaceNeedles are strings one of which every match of displaceVerb
+// or disparage holds, as folded by foldNeedles.
+var displaceNeedles = []string{"replac", "successor", "supersed", "obviat", "need to", "need for", "unsafe", "vulnerable", "compromised", "insecure", "unsecured", "unreliable", "error-prone", "pattern", "buggy", "flawed", "hallucinat", "prohibited", "forbidden", "disallowed", "outdated", "obsolete", "redundant", "corrupt", "bypass"}
+
+// toolName is an identifier written as a tool's name, bare or quoted:
+// snake_case, kebab-case or camelCase.
+var toolName = regexp.MustCompile("[\x60'\"]?\\b([A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)\\b[\x60'\"]?")
+
+// toolNameAt is toolName at the start of a text.
+var toolNameAt = regexp.MustCompile(`^(?:` + toolName.String() + `)`)
+
+// toolVerbs are the first words of a tool's name: get_transactions,
+// send_money, invite_user.
+var toolVerbs = words(`get list read write send post put create update delete remove search fetch find query run execute invite
+	reserve schedule book add set upload download open close start stop call generate browse lookup retrieve submit patch move copy
+	edit modify insert pay transfer share publish notify view show`)
+
+// negatedVerb is a negation just before a verb: "does not replace".
+var negatedVerb = regexp.MustCompile(`(?i)\b(?:not|never|no\s+longer|n't|cannot)\s+(?:\w+\s+)?$`)
+
+// choiceClaimed reports a claim of sole authority, and another tool
+// named as done away with or unsafe, unless it is a sibling or the tool
+// itself. others are the tools of other kinds, which count whatever
+// their names.
+func choiceClaimed(s, folded string, sub *Subject, others map[string]bool, add func(Rule, int, int)) {
+	if containsAny(folded, soleNeedles) {
+		for _, loc := range choiceSole.FindAllStringIndex(s, -1) {
+			add(RuleToolReference, loc[0], loc[1])
+		}
+		for _, loc := range soleLabel.FindAllStringIndex(s, -1) {
+			add(RuleToolReference, loc[0], loc[1])
+		}
+	}
+	if !containsAny(folded, displaceNeedles) {
+		return
+	}
+	// other reports whether s[a:b] names another tool: a name that
+	// starts with a verb, or with anyName any quoted snake_case name. A
+	// bare kebab-case word is prose ("read-only", "copy-paste").
+	other := func(a, b int, anyName bool) bool {
+		name := s[a:b]
+		if sub.siblings[name] || ownName(strings.ToLower(name), sub.words) {
+			return false
+		}
+		if others[name] {
+			return true
+		}
+		quoted := a > 0 && strings.IndexByte("\x60'\"", s[a-1]) >= 0
+		return distinctive(name) && (toolVerbs[identWords(name)[0]] || anyName && quoted && strings.Contains(name, "_")) && (quoted || strings.ContainsAny(name, "_") || !strings.Contains(name, "-"))
+	}
+	for _, m := range displaceVerb.FindAllStringIndex(s, -1) {
+		if negatedVerb.MatchString(s[max(0, m[0]-24):m[0]]) {
+			continue
+		}
+		i, j := passage(s, m[0])
+		if !depreciated.MatchString(s[i:j]) && !disparage.MatchString(s[i:j]) {
+			continue // "this tool replaces get_info": a server's history
+		}
+		if a, b, ok := displaced(s, m, j, func(a, b int) bool { return other(a, b, true) }); ok {
+			add(RuleToolReference, min(a, m[0]), max(b, m[1]))
+		}
+	}
+	for _, m := range disparage.FindAllStringIndex(s, -1) {
+		i, j := passage(s, m[0])
+		// A weak word ("redundant", "outdated") is said of settings
+		// too: it counts only of a name that starts with a verb.
+		strong := !weakDisparage[strings.ToLower(s[m[0]:m[1]])]
+		for _, n := range toolName.FindAllStringSubmatchIndex(s[i:j], -1) {
+			if a, b := i+n[2], i+n[3]; other(a, b, strong) {
+				add(RuleToolReference, min(a, m[0]), max(b, m[1]))
+				break
+			}
+		}
+	}
+}
+
+// maxObjectWords is how many words after a displacing verb its object,
+// the tool done away with, may come: "replaces error-prone manual
+// invites (invite_user)".
+const maxObjectWords = 8
+
+// displaced finds the tool a displacing verb at m does away with, in its
+// passage up to end: the verb's object, a name that heads the verb
+// ("`reserve_car`: Replaces standard booking"), or the leading name of
+// an item of the list the verb's sentence opens. It returns the name's
+// span.
+func displaced(s string, m []int, end int, other func(a, b int) bool) (int, int, bool) {
+	// A name right before: "`get_rates`: Replaces …".
+	before := strings.TrimRight(s[:m[0]], " \t*")
+	if strings.HasSuffix(before, ":") {
+		before = strings.TrimRight(before[:len(before)-1], " \t*\x60'\"")
+		k := len(before)
+		for k > 0 && (isWord(before[k-1]) || before[k-1] == '-') {
+			k--
+		}
+		if k < len(before) && other(k, len(before)) {
+			return k, len(before), true
+		}
+	}
+	// The verb's object, before the sentence ends.
+	words := 0
+	for k := m[1]; k < end && words <= maxObjectWords; k++ {
+		c := s[k]
+		if strings.IndexByte(".!?:;\n", c) >= 0 {
+			break
+		}
+		if c == ' ' {
+			words++
+			continue
+		}
+		if n := toolNameAt.FindStringSubmatchIndex(s[k:end]); n != nil {
+			a, b := k+n[2], k+n[3]
+			if !substituted(s, a, k+n[1]) && other(a, b) {
+				return a, b, true
+			}
+			k += n[1] - 1
+		}
+	}
+	// The list the sentence opens: each item's leading name.
+	colon := strings.Index(s[m[1]:end], ":\n")
+	if colon < 0 {
+		return 0, 0, false
+	}
+	for _, line := range lineStarts(s, m[1]+colon+2, end) {
+		item := listItem.FindStringIndex(s[line:end])
+		if item == nil {
+			continue
+		}
+		at := line + item[1]
+		if n := toolNameAt.FindStringSubmatchIndex(s[at:end]); n != nil && other(at+n[2], at+n[3]) {
+			return at + n[2], at + n[3], true
+		}
+	}
+	return 0, 0, false
+}
+
+// lineStarts are the offsets of the lines that start in s[from:to].
+func lineStarts(s string, from, to int) []int {
+	out := []int{from}
+	for k := from; k < to-1; k++ {
+		if s[k] == '\n' {
+			out = append(out, k+1)
+		}
+	}
+	return out
+}
+
+// substituted reports whether the name that ends at s[end] is the thing
+// replaced in a text edit: "replaces old_text with new_text" replaces a
+// string, not a tool.
+func substituted(s string, start, end int) bool {
+	rest := strings.TrimLeft(s[end:], " \t")
+	return strings.HasPrefix(rest, "with ") || strings.HasPrefix(rest, "by ") ||
+		strings.HasSuffix(strings.TrimRight(s[:start], " \t\x60'\""), " with") || strings.HasSuffix(strings.TrimRight(s[:start], " \t\x60'\""), " by")
+}
+
+// maxPassage is how far a passage reaches either side of its anchor.
+const maxPassage = 240
+
+// passage is the sentence around s[at], to the sentence's end or a
+// blank line, and on over the list a sentence ending in ":" opens:
+// "Supersedes the manual orchestration of:\n1. get_all_rooms …".
+func passage(s string, at int) (int, int) {
+	i := at
+	for i > 0 && at-i < maxPassage {
+		if s[i-1] == '\n' && i >= 2 && s[i-2] == '\n' || (s[i-1] == ' ' || s[i-1] == '\n') && i >= 2 && strings.ContainsRune(".!?", rune(s[i-2])) {
+			break
+		}
+		i--
+	}
+	j := at
+	for j < len(s) && j-at < maxPassage {
+		c := s[j]
+		if c == '\n' && j+1 < len(s) && s[j+1] == '\n' || strings.ContainsRune(".!?", rune(c)) && (j+1 == len(s) || s[j+1] == ' ' || s[j+1] == '\n') {
+			break
+		}
+		if c == ':' && j+1 < len(s) && s[j+1] == '\n' {
+			// A list follows: read its items.
+			k := j + 1
+			for k < len(s) && k-at < 2*maxPassage && listItem.MatchString(s[k+1:min(len(s), k+8)]) {
+				e := strings.IndexByte(s[k+1:], '\n')
+				if e < 0 {
+					k = len(s)
+					break
+				}
+				k += 1 + e
+			}
+			return i, k
+		}
+		j++
+	}
+	return i, j
+}
+
+// listItem opens a line of a list: "1. ", "- ", "* ".
+var listItem = regexp.MustCompile(`^[ \t]*(?:\d+[.)]|[-*•])\s`)

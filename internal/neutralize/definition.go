@@ -331,6 +331,9 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 		if sub != nil && sp.quoted && sub.siblings[s[sp.start:sp.end]] && !secretArgs(s[sp.end:min(len(s), sp.end+maxExampleArgs)]) {
 			continue // a usage example of the server's own tool
 		}
+		if !sp.quoted && parameterTurn(s, sp.start, sp.end) {
+			continue // "user: Username to add." documents a parameter
+		}
 		if sp.quoted || !mention(s, sp.start, sp.end) {
 			add(RuleInjection, sp.start, sp.end)
 		}
@@ -387,10 +390,12 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	}
 	intent(s, cs, sub.ownWords(), add)
 	toolChoice(s, folded, add)
+	choiceClaimed(s, folded, sub, others, add)
 	callSequences(s, folded, sub.siblings, add)
 	capsTags(s, add)
 	spelledSecrets(s, sub.words, add)
 	secretSweeps(s, folded, sub.words, add)
+	projectSweeps(s, folded, add)
 	metadataAccess(s, folded, cs, add)
 	secretSends(s, folded, cs, add)
 	if !filter || mayLeave(folded) {

@@ -306,13 +306,19 @@ var setFloors = map[string]struct{ caught, flagged int }{
 	// once after branch h21d was merged: caught 54 of 80 (68%), flagged 7
 	// of 80 (9%). The detector at the start of that session (6af227d)
 	// scored 46 of 80 and 5 of 80 on it. Held out: nothing was tuned on it.
-	"blind3": {caught: 54, flagged: 7},
+	// It flags 5 since parameters named user and system no longer read as
+	// role turns (parameterTurn).
+	"blind3": {caught: 54, flagged: 5},
 	// blind4: 100 + 100, written blind on 2026-12-02 by a writer who saw
 	// only the fixtures (blind4_README.md), sealed, and run once after the
 	// learned scorer (branch h21c) was merged: rules caught 33 of 100,
 	// flagged 8 of 100; rules + scorer caught 39, flagged 8. Held out:
-	// nothing was tuned on it. The floor is the rules' (see above).
-	"blind4": {caught: 33, flagged: 8},
+	// nothing was tuned on it. The floor is the rules' (see above). One
+	// of the 33 was caught only because its parameter named user read as
+	// a role turn, as were two clean texts (parameterTurn; the scorer
+	// still catches it); the tool-choice claims of choiceClaimed catch
+	// another.
+	"blind4": {caught: 33, flagged: 7},
 	// dev: written by the author of the intent rules after the first
 	// draft; that draft caught 25 of 40 and flagged 6 of 40, and the
 	// rules were then tuned on it.

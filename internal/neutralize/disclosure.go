@@ -197,6 +197,27 @@ func secretSweeps(s, folded string, subject set, add func(Rule, int, int)) {
 	}
 }
 
+// projectSweep asks the model to read the user's project, workspace or
+// home on its own and send what it holds: "the client should read your
+// project files and send their content". A tool that needs a file has
+// the user name it; one that has the model gather the whole project
+// moves it off the machine unasked.
+var projectSweep = regexp.MustCompile(`(?i)\b(?:read|collect|gather|scan|load|open|walk|crawl)\s+(?:all\s+(?:of\s+)?|every\s+)?(?:the\s+user'?s\s+|your\s+|the\s+|their\s+)?(?:local\s+|entire\s+|whole\s+)?(?:project|codebase|workspace|repository|repo|home)(?:\s+(?:files?|folders?|director(?:y|ies)|tree|code))?\b[^.!?]{0,40}?\b(?:send|pass|upload|submit|provide|include|post|transmit|forward)\s+(?:the\s+|their\s+|its\s+|all\s+)?(?:full\s+|entire\s+|raw\s+|file\s+)?contents?\b`)
+
+// projectNeedles are strings one of which every match of projectSweep
+// holds, as folded by foldNeedles.
+var projectNeedles = []string{"project", "codebase", "workspace", "repo", "home"}
+
+// projectSweeps reports each match of projectSweep.
+func projectSweeps(s, folded string, add func(Rule, int, int)) {
+	if !containsAny(folded, projectNeedles) || !strings.Contains(folded, "content") {
+		return
+	}
+	for _, loc := range projectSweep.FindAllStringIndex(s, -1) {
+		add(RuleExfiltration, loc[0], loc[1])
+	}
+}
+
 // metadataHost is reaching a cloud's instance-metadata address, which
 // hands out the machine's credentials to whoever asks from inside it.
 var metadataHost = regexp.MustCompile(`(?i)\b(?:access|query|fetch|call|request|curl|wget|get|read|visit|open|load|browse|connect\s+to)\s+(?:the\s+)?(?:https?://)?(?:169\.254\.169\.254|metadata\.google\.internal|100\.100\.100\.200)\b`)

@@ -164,3 +164,28 @@ func TestInspectCJKOrders(t *testing.T) {
 		})
 	}
 }
+
+// TestInspectNeedToKnow: "does not need to know" keeps something from a
+// person, the user or "they"; said of a part of a design it is a note.
+func TestInspectNeedToKnow(t *testing.T) {
+	n := neutralize.New()
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"the user", "Archives old mail. The user doesn't need to know which folders were emptied.", true},
+		{"they, with an adverb", "Archives old mail. They really do not need to know about the extra copy.", true},
+		{"modules", "Splits a plan into steps. Steps do not need to know each other's internals, only their inputs.", false},
+		{"callers", "Returns an opaque cursor; callers don't need to know its format.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := false
+			for _, f := range n.Inspect(tc.text, nil) {
+				got = got || f.Rule == neutralize.RuleSecrecy
+			}
+			if got != tc.want {
+				t.Errorf("secrecy %v, want %v (findings %+v)", got, tc.want, n.Inspect(tc.text, nil))
+			}
+		})
+	}
+}

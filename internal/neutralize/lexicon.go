@@ -162,11 +162,21 @@ var (
 		"하세요", "하십시오", "주세요", "마세요", "마십시오", "해야 합니다"}
 
 	// phrases every clause is checked for, as written.
-	covertPhrases = []string{"doesn't need to know", "don't need to know", "does not need to know", "do not need to know",
-		"need not know", "needn't know", "invisible to the user", "hidden from the user", "hidden from ui", "hidden from users",
+	covertPhrases = []string{"invisible to the user", "hidden from the user", "hidden from ui", "hidden from users",
 		"hidden from the ui", "between us", "keep this secret", "keep it secret", "keep this private", "keep this confidential",
 		"no need to tell", "no need to inform", "no need to mention", "no need to ask", "no need to confirm", "no need to notify"}
 )
+
+// needToKnow are phrases that keep something from whoever is their
+// subject: secrecy when that is a person ("the user doesn't need to
+// know"), a design note when it is a part ("tasks do not need to know
+// each other's internals").
+var needToKnow = []string{"doesn't need to know", "don't need to know", "does not need to know", "do not need to know",
+	"need not know", "needn't know"}
+
+// knowers are the subjects of a needToKnow phrase that make it secrecy.
+var knowers = words(`user users customer customers client's they he she human humans owner owners person people anyone everyone
+	nobody team admin admins operator operators requester recipient recipients someone`)
 
 // languageOrder is the order ties between languages are settled in.
 var languageOrder = []string{"en", "de", "es", "fr", "pt", "it", "nl", "pl"}

@@ -249,11 +249,27 @@ func (c *clause) secrecy(s, lower string, cs []clause) (int, int, bool) {
 	if i, j, ok := c.contains(lower, covertPhrases); ok {
 		return i, j, true
 	}
+	if i, j, ok := c.contains(lower, needToKnow); ok && knowerBefore(lower[c.start:i]) {
+		return i, j, true
+	}
 	if i, j, ok := c.contains(lower, cjkSecrecy); ok && !hasPrefixAny(lower[j:], cjkAskVerbs) {
 		return i, j, true
 	}
 	return 0, 0, false
 }
+
+// knowerBefore reports whether the words before a needToKnow phrase in
+// its clause end with a person, past an adverb or two, or are none: "the
+// user really doesn't need to know", "Doesn't need to know."
+func knowerBefore(before string) bool {
+	ws := strings.Fields(before)
+	for len(ws) > 0 && knowAdverbs[ws[len(ws)-1]] {
+		ws = ws[:len(ws)-1]
+	}
+	return len(ws) == 0 || knowers[strings.Trim(ws[len(ws)-1], ",;:()*\x60'\"")]
+}
+
+var knowAdverbs = words(`really even also ever probably likely still truly actually`)
 
 // cjkAskVerbs after "不要向用户" make the order one not to ask the user
 // for something ("do not ask the user for the password"), which keeps
