@@ -80,6 +80,10 @@ type rulePattern struct {
 	// "private keys"): a finding of it is dropped when the tool is about
 	// that very thing (see [Subject]).
 	topic bool
+	// consent marks a claim that the user consented ("the user has
+	// approved"): a finding of it is dropped when its clause makes the
+	// consent a condition ("set it only after the user has approved").
+	consent bool
 	// detected marks a rule whose match a detector's subject names: "scan
 	// … for tool poisoning: hidden instructions, …". A finding of it is
 	// dropped in the first sentence of a tool that finds such things.
@@ -169,7 +173,8 @@ func newDefinitionRules() definitionRules {
 			p(RuleModelInstruction, `\b(?:before|prior\s+to)\s+(?:using|calling|invoking|running|executing)\s+this\s+(?:tool|function)\s*,?\s+(?:you\s+must\s+|first\s+|always\s+)?(?:read|open|copy|send|include|pass|upload|fetch|cat|load)\b`, [][]string{{"this tool", "this function"}, {"before", "prior to"}}),
 			p(RuleModelInstruction, `\b(?:after|before)\s+(?:reading|summari[sz]ing|answering|fetching)\b[^.\n]{0,40}\byou\s+must\b`, [][]string{{"you must"}}),
 			p(RuleModelInstruction, `\byou\s+(?:must|are\s+required\s+to|have\s+to)\s+(?:always\s+|also\s+|first\s+)?(?:forward|upload|exfiltrate|send|leak)\b|\brequired\s+to\s+call\s+this\s+tool\s+before\s+any\s+other\b`, [][]string{{"you must", "you are required", "you have to", "required to call"}}),
-			p(RuleModelInstruction, `\bregardless\s+of\s+what\s+the\s+user\b|\bthe\s+user\s+has\s+(?:pre-?)?(?:approved|authori[sz]ed)\b|\bpre-?approved\b`, [][]string{{"regardless", "approved", "authori"}}),
+			p(RuleModelInstruction, `\bregardless\s+of\s+what\s+the\s+user\b|\bpre-?approved\b`, [][]string{{"regardless", "approved"}}),
+			{rule: RuleModelInstruction, re: ci(`\bthe\s+user\s+has\s+(?:pre-?)?(?:approved|authori[sz]ed)\b`), needles: [][]string{{"approved", "authori"}}, consent: true},
 			p(RuleModelInstruction, `\b(?:make\s+sure\s+to|always)\s+(?:change|replace|redirect)\s+the\s+(?:recipient|destination|account|address|number|owner|assignee|branch)\b|\bset\s+the\s+(?:destination|recipient)\s+(?:account|address|number)?\s*to\b`, [][]string{{"change the", "replace the", "redirect the", "set the"}}),
 			topic(RuleModelInstruction, `\b(?:ignore|override|bypass|disregard)\s+(?:your|the|all|any)\s+(?:\w+\s+){0,2}(?:guidelines|polic(?:y|ies)|rules|guidance|restrictions|safeguards)\b`, [][]string{{"ignore", "override", "bypass", "disregard"}}),
 			p(RuleModelInstruction, `\b(?:maintenance|admin|unrestricted|god)\s+mode\b|\bdeveloper\s+mode\s+(?:enabled|activated|on)\b`, [][]string{{"mode"}}),
@@ -364,6 +369,11 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 			}
 			if rp.detected && detector(cs, loc[0]) {
 				continue
+			}
+			if rp.consent {
+				if c := clauseAt(cs, loc[0]); c != nil && c.conditionBefore(loc[0]) {
+					continue
+				}
 			}
 			if rp.rule == RuleToolReference && sub.siblings[lastIdent(s[loc[0]:loc[1]])] {
 				continue // "do not use create_key for this": the server's own flow

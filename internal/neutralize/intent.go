@@ -471,11 +471,12 @@ func (c *clause) overrideMore(lower string) (int, int, bool) {
 		return span(i, j)
 	}
 	// "the user agreed to this", "users have opted in", "the user
-	// already said yes to all changes".
-	if i, j, ok := c.seq(2, wUserUsers, consentClaims); ok {
+	// already said yes to all changes"; not a condition on consent,
+	// "only after the user has approved".
+	if i, j, ok := c.seq(2, wUserUsers, consentClaims); ok && !c.conditionBefore(c.words[i].start) {
 		return span(i, j)
 	}
-	if i, j, ok := c.seq(2, wUserUsersTheyPerson, wSaid, wYes); ok {
+	if i, j, ok := c.seq(2, wUserUsersTheyPerson, wSaid, wYes); ok && !c.conditionBefore(c.words[i].start) {
 		return span(i, j)
 	}
 	if !c.addressed {

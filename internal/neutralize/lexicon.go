@@ -269,6 +269,8 @@ var (
 	// showWords: "anything you show the user", "report to the user".
 	showWords       = words(`show shown tell told report display displayed present`)
 	wIfWhenWhenever = words(`if when whenever`)
+	// conditionWords open a condition: "only after the user has approved".
+	conditionWords = words(`if when whenever once after until unless before`)
 	// typedWords: what the user typed, said or shared, as data.
 	typedWords = words(`typed said wrote entered pasted shared mentioned types says writes enters pastes shares mentions`)
 	// toolDemands: "the slack_post tool now requires a field".

@@ -260,3 +260,20 @@ func (c *clause) negatedBefore(at int) bool {
 	}
 	return false
 }
+
+// conditionBefore reports whether one of the two words of the clause
+// just before at opens a condition ("only after the user has approved",
+// "once the user agrees"), which makes what follows a precondition, not a
+// statement. A condition further back governs another part of the clause.
+func (c *clause) conditionBefore(at int) bool {
+	k := 0
+	for k < len(c.words) && c.words[k].start < at {
+		k++
+	}
+	for i := k - 1; i >= 0 && i >= k-2; i-- {
+		if conditionWords[c.words[i].w] {
+			return true
+		}
+	}
+	return false
+}
