@@ -34,13 +34,7 @@ func TestInspectToolChoice(t *testing.T) {
 		{"a comparison the user asks for", "Compares two products and lists where each is better than the other.", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := false
-			for _, f := range n.Inspect(tc.text, nil) {
-				got = got || f.Rule == neutralize.RuleToolReference
-			}
-			if got != tc.want {
-				t.Errorf("tool_reference %v, want %v (findings %+v)", got, tc.want, n.Inspect(tc.text, nil))
-			}
+			wantFired(t, n.Inspect(tc.text, nil), neutralize.RuleToolReference, tc.want)
 		})
 	}
 }
@@ -91,13 +85,7 @@ func TestInspectChoiceClaimed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := n.InspectSubject(tc.text, neutralize.SubjectOf("fetch_pages", "Fetches many pages.").WithSiblings(siblings), nil)
-			got := false
-			for _, f := range fs {
-				got = got || f.Rule == neutralize.RuleToolReference
-			}
-			if got != tc.want {
-				t.Errorf("tool_reference %v, want %v (findings %+v)", got, tc.want, fs)
-			}
+			wantFired(t, fs, neutralize.RuleToolReference, tc.want)
 		})
 	}
 }

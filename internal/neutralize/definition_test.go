@@ -660,3 +660,16 @@ func wantRule(t *testing.T, fs []neutralize.Finding, rule neutralize.Rule) {
 		t.Errorf("findings %+v, want rule %q", fs, rule)
 	}
 }
+
+// wantFired fails t unless fs holds a finding of rule exactly when want
+// is true.
+func wantFired(t *testing.T, fs []neutralize.Finding, rule neutralize.Rule, want bool) {
+	t.Helper()
+	got := false
+	for _, f := range fs {
+		got = got || f.Rule == rule
+	}
+	if got != want {
+		t.Errorf("%s %v, want %v (findings %+v)", rule, got, want, fs)
+	}
+}

@@ -43,13 +43,7 @@ func TestInspectDisclosure(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := n.InspectSubject(tc.text, neutralize.SubjectOf("", tc.desc), nil)
-			got := false
-			for _, f := range fs {
-				got = got || f.Rule == neutralize.RuleExfiltration
-			}
-			if got != tc.want {
-				t.Errorf("exfiltration %v, want %v (findings %+v)", got, tc.want, fs)
-			}
+			wantFired(t, fs, neutralize.RuleExfiltration, tc.want)
 		})
 	}
 }
@@ -68,13 +62,7 @@ func TestInspectMetadataAccess(t *testing.T) {
 		{"mentioned", "Lists link-local ranges such as 169.254.169.254/32 in a report.", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := false
-			for _, f := range n.Inspect(tc.text, nil) {
-				got = got || f.Rule == neutralize.RuleExfiltration
-			}
-			if got != tc.want {
-				t.Errorf("exfiltration %v, want %v (findings %+v)", got, tc.want, n.Inspect(tc.text, nil))
-			}
+			wantFired(t, n.Inspect(tc.text, nil), neutralize.RuleExfiltration, tc.want)
 		})
 	}
 }
@@ -94,13 +82,7 @@ func TestInspectProjectSweep(t *testing.T) {
 		{"read in place", "Lists the project files under a folder, with their sizes.", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := false
-			for _, f := range n.Inspect(tc.text, nil) {
-				got = got || f.Rule == neutralize.RuleExfiltration
-			}
-			if got != tc.want {
-				t.Errorf("exfiltration %v, want %v (findings %+v)", got, tc.want, n.Inspect(tc.text, nil))
-			}
+			wantFired(t, n.Inspect(tc.text, nil), neutralize.RuleExfiltration, tc.want)
 		})
 	}
 }

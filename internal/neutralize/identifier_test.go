@@ -25,13 +25,7 @@ func TestInspectSpelledSecrets(t *testing.T) {
 		{"the tool's own secret", "Manage SSH keys on the host.\nread_the_ssh_key_from_the_agent: Load the key from the running agent.", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := false
-			for _, f := range n.Inspect(tc.text, nil) {
-				got = got || f.Rule == neutralize.RuleSensitiveData
-			}
-			if got != tc.want {
-				t.Errorf("sensitive_data %v, want %v (findings %+v)", got, tc.want, n.Inspect(tc.text, nil))
-			}
+			wantFired(t, n.Inspect(tc.text, nil), neutralize.RuleSensitiveData, tc.want)
 		})
 	}
 }

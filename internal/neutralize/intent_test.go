@@ -179,13 +179,7 @@ func TestInspectNeedToKnow(t *testing.T) {
 		{"callers", "Returns an opaque cursor; callers don't need to know its format.", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := false
-			for _, f := range n.Inspect(tc.text, nil) {
-				got = got || f.Rule == neutralize.RuleSecrecy
-			}
-			if got != tc.want {
-				t.Errorf("secrecy %v, want %v (findings %+v)", got, tc.want, n.Inspect(tc.text, nil))
-			}
+			wantFired(t, n.Inspect(tc.text, nil), neutralize.RuleSecrecy, tc.want)
 		})
 	}
 }
@@ -207,13 +201,7 @@ func TestInspectConsent(t *testing.T) {
 		{"until", "Deletes a folder. Leave confirm unset until the user has approved the deletion.", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := false
-			for _, f := range n.Inspect(tc.text, nil) {
-				got = got || f.Rule == neutralize.RuleModelInstruction
-			}
-			if got != tc.want {
-				t.Errorf("model_instruction %v, want %v (findings %+v)", got, tc.want, n.Inspect(tc.text, nil))
-			}
+			wantFired(t, n.Inspect(tc.text, nil), neutralize.RuleModelInstruction, tc.want)
 		})
 	}
 }

@@ -36,13 +36,7 @@ func TestInspectCallSequence(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sub := neutralize.SubjectOf("tool", tc.text).WithSiblings(siblings)
 			fs := n.InspectSubject(tc.text, sub, nil)
-			got := false
-			for _, f := range fs {
-				got = got || f.Rule == neutralize.RuleToolReference
-			}
-			if got != tc.want {
-				t.Errorf("tool_reference %v, want %v (findings %+v)", got, tc.want, fs)
-			}
+			wantFired(t, fs, neutralize.RuleToolReference, tc.want)
 		})
 	}
 }
