@@ -147,9 +147,6 @@ func nameChange(tool string) (intent, string) {
 		if !ok {
 			continue
 		}
-		if runsQuestion(ws, i) {
-			return 0, ""
-		}
 		for j := i + 1; j+1 < len(ws) && strings.EqualFold(ws[j], "or"); j += 2 {
 			in |= nameVerbs[strings.ToLower(ws[j+1])]
 		}
