@@ -96,6 +96,10 @@ type index struct {
 	// required values, so that scoring reads them by number
 	// (namecover.go).
 	names nameVocab
+	// objects are the tools' name objects by first term (objectphrase.go).
+	objects map[string][]objectPhrase
+	// heads are the tools' name heads (objectphrase.go).
+	heads []string
 	// docFields are each document's terms with their field groups, and
 	// docVerb its name's leading read verb, for the reranker.
 	docFields [][]uint32
@@ -274,6 +278,8 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	}
 	ix.required = requiredValues(entries, reqs)
 	ix.names = newNameVocab(ix.nameTerms, ix.namePhrases, ix.required, ix.idf)
+	ix.objects = objectPhrases(ix.nameTerms, ix.names)
+	ix.heads = nameHeads(entries)
 	ix.buildKinds(entries, tfs, common, about)
 	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = vals
@@ -582,6 +588,9 @@ type analyzed struct {
 	numbers map[string]gramNumber
 	// req is the change the request asks for (requestIntents).
 	req intent
+	// bound are the words said only inside a tool name's object, with
+	// the objects' heads (objectphrase.go); nil for most requests.
+	bound map[string][]int32
 	// values are the value types the request carries (value.go), and
 	// given those it gives a required parameter (required.go).
 	values, given valueType
@@ -605,6 +614,7 @@ func (ix *index) analyze(query string) *analyzed {
 	q.terms = terms(query)
 	slices.Sort(q.terms)
 	q.terms = withoutSyntax(slices.Compact(q.terms), syntaxTerms(query))
+	q.bound = ix.boundWords(q.raw)
 	ctx, ids := contextTerms(query), identifierTerms(query)
 	for t := range quotedTerms(query) {
 		if ids == nil {
@@ -809,6 +819,13 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// Coordination: a tool matching more of the query's words
 			// beats one matching a single rare word many times.
 			s := scores[d] * coords[hits[d]]
+			// A name whose object the request says only inside another
+			// name's object acts on another thing: "ack alert group 42"
+			// is not acknowledge_alert's (objectphrase.go).
+			if q.bound != nil && ix.headBound(q.bound, d) {
+				s *= boundMiss
+				h.bonus *= boundMiss
+			}
 			// The verb: read tools for a question, the matching change
 			// for a request. Alias bonuses stay whole: an operator's
 			// phrase outranks the verb heuristic.

@@ -248,6 +248,12 @@ func requestIntents(query string) (all, first intent) {
 		case w == "log" && (duration(next) || number(next)):
 			// "log 2h on OPS-77" adds a worklog.
 			v = intentCreate
+		case v == intentUpdate && (next == "a" || next == "an"):
+			// A change to a thing the request introduces makes it:
+			// "put a marker on the dashboard", "set a silence", "mark
+			// a config change" add one; "put the ticket on me" changes
+			// one that is there.
+			v = intentCreate
 		}
 		if first == 0 {
 			first = v

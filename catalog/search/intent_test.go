@@ -57,6 +57,10 @@ func TestRequestIntent(t *testing.T) {
 		{"are we able to merge it yet", 0},
 		{"allow pushes to main", 0},
 		{"edit the page so only leads can", intentUpdate},
+		// A change to a thing the request introduces makes one.
+		{"put a marker on the dashboard at 14:05", intentCreate},
+		{"set an expiry reminder on the token", intentCreate},
+		{"put the ticket on me", intentUpdate},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
