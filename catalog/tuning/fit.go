@@ -11,24 +11,29 @@ import (
 )
 
 // Defaults of FitOptions' zero fields: the settings the built-in weights
-// were fitted with.
+// were fitted with, and the leave-one-kind-out figure refits with (see
+// docs/search.md, "The reranker").
 const (
-	DefaultFitL2    = 1e-2
-	DefaultFitSteps = 3000
+	DefaultFitL2    = 0.3
+	DefaultFitSteps = 600
 )
 
 // FitOptions tune FitRerank. The zero value fits as the built-in weights
 // were.
 type FitOptions struct {
-	// L2 pulls the weights toward the plain BM25 order (base 1, the rest
-	// 0); 0 means DefaultFitL2. Larger trusts few queries less. It must
-	// be finite and not negative.
+	// L2 pulls the weights toward the engine's own order (base 1, the
+	// rest 0); 0 means DefaultFitL2. Larger trusts the labelled requests
+	// less. It must be finite and not negative.
 	L2 float64
 	// Steps of full-batch Adam; 0 means DefaultFitSteps.
 	Steps int
-	// FixBase holds the base feature (the engine's own score) at 1 and
-	// pulls only the others toward 0.
-	FixBase bool
+	// FreeBase lets the base feature's weight (the engine's own score)
+	// move with the others. By default it stays at 1, so every other
+	// weight is measured against the engine's order and L2 pulls it
+	// toward 0: a fit that departs from the engine only where the
+	// requests agree. Free, the fit mostly sharpens the base (2.1 for
+	// 1) and the rest follow its scale.
+	FreeBase bool
 }
 
 // FitRerank fits reranker weights to labelled queries over c's tools, by
@@ -137,9 +142,9 @@ func FitSamples(ctx context.Context, samples []RerankSample, opt FitOptions) ([]
 	prior := slices.Clone(w)
 	m, v, g := make([]float64, nf), make([]float64, nf), make([]float64, nf)
 	const lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
-	fixed := -1
-	if opt.FixBase {
-		fixed = slices.Index(search.RerankFeatures(), "base")
+	fixed := slices.Index(search.RerankFeatures(), "base")
+	if opt.FreeBase {
+		fixed = -1
 	}
 	for step := 1; step <= steps; step++ {
 		if err := ctx.Err(); err != nil {

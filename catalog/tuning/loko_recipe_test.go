@@ -167,7 +167,8 @@ func TestRerankRecipesLOKO(t *testing.T) {
 	t.Log("\n" + sb.String())
 }
 
-// parseRecipe reads "l2=0.1,steps=600,fixbase,balance,drop=a+b".
+// parseRecipe reads "l2=0.1,steps=600,freebase,balance,drop=a+b"; "default"
+// is FitOptions' zero value.
 func parseRecipe(spec string, steps int) (recipe, error) {
 	spec = strings.TrimSpace(spec)
 	r := recipe{name: spec, opt: tuning.FitOptions{Steps: steps}}
@@ -181,8 +182,8 @@ func parseRecipe(spec string, steps int) (recipe, error) {
 			fmt.Sscan(v, &r.opt.L2)
 		case "steps":
 			fmt.Sscan(v, &r.opt.Steps)
-		case "fixbase":
-			r.opt.FixBase = true
+		case "freebase":
+			r.opt.FreeBase = true
 		case "balance":
 			r.balance = true
 		case "drop":

@@ -57,7 +57,10 @@ type lokoResult struct {
 // (those whose first expected tool is K's) are scored. It prints the mean
 // over kinds and the worst kind, next to plain BM25 and eino's tool
 // search, which fit nothing. Requests are the house set and the sealed
-// unseen-kind set (seen since its first run). STEPS=N shortens the fits.
+// unseen-kind set (seen since its first run). Each fit uses FitOptions'
+// defaults, as TestRerankTrain fits the built-in weights, so the figure
+// describes the weights that ship; STEPS=N and L2=x override them, to
+// measure another fit (then it no longer describes the product).
 //
 // The ops lexicon stays in: it is part of the engine, though it was
 // written from the house requests. LOKO_NOLEXICON=1 drops it, to measure
