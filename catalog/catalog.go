@@ -109,9 +109,11 @@ type Config struct {
 	Synonyms map[string]string
 	// NoLexicon turns the built-in lexicon off, leaving Synonyms alone.
 	NoLexicon bool
-	// NoRerank ranks by BM25 alone: the reranker's weights were fitted to
-	// incident-ops requests over this project's fixture fleet, and a fleet
-	// unlike it may rank better without them (compare with eval-search).
+	// NoRerank ranks by BM25 alone. The reranker's weights were fitted
+	// to requests over this project's fixture fleet, held close to the
+	// engine's own order so that they carry over to kinds they never
+	// saw; a fleet unlike it may still rank better without them (compare
+	// with eval-search).
 	NoRerank bool
 	// RerankWeights replace the reranker's built-in weights, e.g. with
 	// catalog/tuning's FitRerank fit to a fleet's own queries; nil means

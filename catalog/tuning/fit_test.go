@@ -273,3 +273,32 @@ func TestFitSamplesWeight(t *testing.T) {
 		t.Errorf("Weight 0 fits %.6f, Weight 1 %.6f; want the same", a, b)
 	}
 }
+
+// The base feature's weight stays at 1 unless FreeBase lets it move: on
+// requests the engine already ranks right, a free fit sharpens the base.
+func TestFitSamplesBase(t *testing.T) {
+	names := search.RerankFeatures()
+	base, name := slices.Index(names, "base"), slices.Index(names, "name")
+	right, wrong := make([]float64, len(names)), make([]float64, len(names))
+	right[base], wrong[base] = 0, -1
+	right[name], wrong[name] = 1, 0
+	s := []tuning.RerankSample{{Feats: [][]float64{right, wrong}, Pos: []bool{true, false}}}
+	for _, tc := range []struct {
+		free     bool
+		wantBase func(float64) bool
+	}{
+		{false, func(w float64) bool { return w == 1 }},
+		{true, func(w float64) bool { return w > 1 }},
+	} {
+		w, err := tuning.FitSamples(t.Context(), s, tuning.FitOptions{Steps: 200, FreeBase: tc.free})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tc.wantBase(w[base]) {
+			t.Errorf("FreeBase %v: base weight %.3f", tc.free, w[base])
+		}
+		if w[name] <= 0 {
+			t.Errorf("FreeBase %v: name weight %.3f, want > 0", tc.free, w[name])
+		}
+	}
+}

@@ -57,7 +57,10 @@ type lokoResult struct {
 // (those whose first expected tool is K's) are scored. It prints the mean
 // over kinds and the worst kind, next to plain BM25 and eino's tool
 // search, which fit nothing. Requests are the house set and the sealed
-// unseen-kind set (seen since its first run). STEPS=N shortens the fits.
+// unseen-kind set (seen since its first run). Each fit uses FitOptions'
+// defaults, as TestRerankTrain fits the built-in weights, so the figure
+// describes the weights that ship; STEPS=N and L2=x override them, to
+// measure another fit (then it no longer describes the product).
 //
 // The ops lexicon stays in: it is part of the engine, though it was
 // written from the house requests. LOKO_NOLEXICON=1 drops it, to measure
@@ -123,9 +126,28 @@ type loko struct {
 	cats   map[string]*catalog.Catalog
 }
 
-// newLOKO fits one catalog per kind (see TestEvalSearchLOKO). LOKO_KINDS
-// (comma-separated) restricts it to some kinds, for quick looks.
-func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
+// lokoData is what every leave-one-kind-out fit reads: the requests, by
+// primary kind, and each kind's catalog configuration and samples.
+type lokoData struct {
+	qs     []tuning.Query
+	kinds  []string
+	byKind map[string][]tuning.Query
+	fleet  []kindgroups.Server
+	// config is the configuration without kind's settings, with or
+	// without the others' aliases.
+	config func(aliases bool, kind string) catalog.Config
+	// samples are every request's samples in config(aliases, kind)'s
+	// catalog, in qs's order, computed once per distinct catalog.
+	samples func(aliases bool, kind string) []tuning.RerankSample
+	// balance (LOKO_BALANCE=1) weighs each kind's requests the same.
+	balance  bool
+	noRerank bool
+}
+
+// newLOKOData reads the requests and the knobs of TestEvalSearchLOKO.
+// LOKO_KINDS (comma-separated) restricts it to some kinds, for quick
+// looks.
+func newLOKOData(t *testing.T, fleet []kindgroups.Server, noLex bool) *lokoData {
 	qs := append(catalogtest.Queries(t), loadUnseen(t)...)
 	byKind := map[string][]tuning.Query{}
 	for _, q := range qs {
@@ -144,7 +166,6 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 			}
 		}
 	})
-	opt := tuning.FitOptions{Steps: int(envFloat("STEPS", 0)), L2: envFloat("L2", 0)}
 	noRerank := os.Getenv("LOKO_NORERANK") != ""
 	drop := map[int]bool{}
 	for _, f := range strings.Split(os.Getenv("LOKO_DROP"), ",") {
@@ -160,9 +181,6 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 	// LOKO_PRESETS=1 merges the built-in presets under every kind's
 	// settings but K's, as mcpfleet.New would: K loses its preset too.
 	presetsOn := os.Getenv("LOKO_PRESETS") != ""
-	// LOKO_BALANCE=1 fits with each kind's requests weighing the same in
-	// total, instead of each request the same.
-	balance := os.Getenv("LOKO_BALANCE") != ""
 	config := func(aliases bool, kind string) catalog.Config {
 		cfg := withoutKind(aliases, kind)
 		if presetsOn {
@@ -171,9 +189,6 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 		cfg.NoLexicon = noLex
 		cfg.NoRerank = noRerank
 		return cfg
-	}
-	build := func(aliases bool, kind string) *catalog.Catalog {
-		return catalog.Build(fleet, config(aliases, kind))
 	}
 	// A kind with no settings of its own (hand, or with LOKO_PRESETS a
 	// preset) leaves the configuration as it is: its samples are the full
@@ -185,7 +200,7 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 		}
 	}
 	samplesOf := func(aliases bool, kind string) []tuning.RerankSample {
-		c := build(aliases, kind)
+		c := catalog.Build(fleet, config(aliases, kind))
 		out := make([]tuning.RerankSample, len(qs))
 		for i, q := range qs {
 			out[i] = maskSample(tuning.RerankSampleOf(c, q), drop)
@@ -209,6 +224,37 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 		}
 		return cache[key]
 	}
+	// LOKO_BALANCE=1 fits with each kind's requests weighing the same in
+	// total, instead of each request the same.
+	return &lokoData{qs: qs, kinds: kinds, byKind: byKind, fleet: fleet, config: config, samples: cached,
+		balance: os.Getenv("LOKO_BALANCE") != "", noRerank: noRerank}
+}
+
+// train returns the samples a fit without kind reads: every request that
+// expects no tool of kind, with the others' aliases and without, as
+// TestRerankTrain fits the built-in weights.
+func (d *lokoData) train(kind string, balance bool) []tuning.RerankSample {
+	with, bare := d.samples(true, kind), d.samples(false, kind)
+	var out []tuning.RerankSample
+	for j, q := range d.qs {
+		if !expectsKind(q, kind) {
+			w, b := with[j], bare[j]
+			if balance {
+				// Each kind's requests weigh as much in total.
+				w.Weight = float64(len(d.qs)) / float64(len(d.byKind)*len(d.byKind[primaryKind(q)]))
+				b.Weight = w.Weight
+			}
+			out = append(out, w, b)
+		}
+	}
+	return out
+}
+
+// newLOKO fits one catalog per kind (see TestEvalSearchLOKO).
+func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
+	d := newLOKOData(t, fleet, noLex)
+	kinds := d.kinds
+	opt := tuning.FitOptions{Steps: int(envFloat("STEPS", 0)), L2: envFloat("L2", 0)}
 	cats := make([]*catalog.Catalog, len(kinds))
 	fits := make([][]float64, len(kinds))
 	var wg sync.WaitGroup
@@ -217,29 +263,16 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			if noRerank {
-				cats[i] = build(true, kind)
+			if d.noRerank {
+				cats[i] = catalog.Build(fleet, d.config(true, kind))
 				return
 			}
-			with, bare := cached(true, kind), cached(false, kind)
-			var train []tuning.RerankSample
-			for j, q := range qs {
-				if !expectsKind(q, kind) {
-					w, b := with[j], bare[j]
-					if balance {
-						// Each kind's requests weigh as much in total.
-						w.Weight = float64(len(qs)) / float64(len(byKind)*len(byKind[primaryKind(q)]))
-						b.Weight = w.Weight
-					}
-					train = append(train, w, b)
-				}
-			}
-			w, err := tuning.FitSamples(t.Context(), train, opt)
+			w, err := tuning.FitSamples(t.Context(), d.train(kind, d.balance), opt)
 			if err != nil {
 				t.Error(err)
 				return
 			}
-			cfg := config(true, kind)
+			cfg := d.config(true, kind)
 			cfg.RerankWeights = search.NewRerankWeights(w)
 			fits[i] = w
 			cats[i] = catalog.Build(fleet, cfg)
@@ -252,7 +285,7 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 	// LOKO_WEIGHTS=path writes each kind's refitted weights (a line per
 	// kind, features in RerankFeatures order), to see which features
 	// the fit weighs differently as the left-out kind changes.
-	if p := os.Getenv("LOKO_WEIGHTS"); p != "" && !noRerank {
+	if p := os.Getenv("LOKO_WEIGHTS"); p != "" && !d.noRerank {
 		var sb strings.Builder
 		fmt.Fprintf(&sb, "kind\t%s\n", strings.Join(search.RerankFeatures(), "\t"))
 		for i, k := range kinds {
@@ -266,7 +299,7 @@ func newLOKO(t *testing.T, fleet []kindgroups.Server, noLex bool) *loko {
 			t.Error(err)
 		}
 	}
-	l := &loko{kinds: kinds, byKind: byKind, cats: map[string]*catalog.Catalog{}}
+	l := &loko{kinds: kinds, byKind: d.byKind, cats: map[string]*catalog.Catalog{}}
 	for i, k := range kinds {
 		l.cats[k] = cats[i]
 	}

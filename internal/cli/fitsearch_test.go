@@ -172,7 +172,7 @@ func TestFitSearchErrors(t *testing.T) {
 		{"no queries flag", []string{"fit-search", "--config", plain}, 2, []string{"fit-search needs --queries FILE", "run 'mcpfleet fit-search -h'"}},
 		{"bad steps", []string{"fit-search", "--config", plain, "--queries", fitQueries, "--steps", "0"}, 2, []string{"--steps must be at least 1"}},
 		// Inf parses as a float; it is no more a valid pull than 0.
-		{"infinite l2", []string{"fit-search", "--config", plain, "--queries", fitQueries, "--l2", "Inf"}, 2, []string{"--l2 a finite number above 0", "got 3000 and +Inf"}},
+		{"infinite l2", []string{"fit-search", "--config", plain, "--queries", fitQueries, "--l2", "Inf"}, 2, []string{"--l2 a finite number above 0", "got 600 and +Inf"}},
 		{"unknown feature", []string{"eval-search", "--config", typo, "--queries", fitQueries}, 1,
 			[]string{"mcpfleet eval-search: config: search.rerank_weights " + filepath.Join(dir, "typo.json"),
 				`unknown feature "nmae" (did you mean "name"?)`, "missing name, line"}},
