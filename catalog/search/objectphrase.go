@@ -52,12 +52,16 @@ func objectPhrases(names [][]string, nw nameVocab) map[string][]objectPhrase {
 // inside name objects it says as written, the slots of those objects'
 // heads, keyed by term; nil for most requests.
 func (ix *index) boundWords(raw []string) map[string][]int32 {
+	// Most requests say no object: nothing is allocated for them.
 	var found []objectPhrase
-	inside := make([]bool, len(raw))
+	var inside []bool
 	for i, t := range raw {
 		for _, p := range ix.objects[t] {
 			n := len(p.terms)
 			if i+n <= len(raw) && slices.Equal(raw[i:i+n], p.terms) {
+				if inside == nil {
+					inside = make([]bool, len(raw))
+				}
 				found = append(found, p)
 				for j := i; j < i+n-1; j++ {
 					inside[j] = true
