@@ -6,6 +6,8 @@ import (
 
 	"github.com/mcpfleet/mcpfleet"
 	"github.com/mcpfleet/mcpfleet/internal/agenttest"
+	"github.com/mcpfleet/mcpfleet/internal/tokens"
+	"github.com/mcpfleet/mcpfleet/subagent"
 )
 
 // The shared test fleet lives in internal/agenttest; these short names keep
@@ -24,3 +26,7 @@ var (
 	sorted      = agenttest.Sorted
 	fleet23     = agenttest.Fleet23
 )
+
+func countTokens(s string) int { return tokens.Count(s) }
+
+func subagentCfg() subagent.Config { return subagent.Config{Mode: "on", MaxSteps: 6} }
