@@ -2,7 +2,6 @@ package orchestrator_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -17,14 +16,6 @@ import (
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 	"github.com/mcpfleet/mcpfleet/orchestrator"
 )
-
-type golden struct{ strings.Builder }
-
-func (g *golden) add(name, text string) {
-	g.WriteString("-- " + name + " --\n")
-	g.WriteString(strings.TrimRight(text, "\n"))
-	g.WriteString("\n\n")
-}
 
 // goldenMux serves testfleet servers only, so no fixture text reaches testdata.
 func goldenMux(t *testing.T) *mcpfleet.Mux {
@@ -86,12 +77,10 @@ func TestGoldenText(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := top.Calls()
-	var g golden
-	g.add("system prompt", calls[0].Messages[0].Content)
+	var g goldenfile.Sections
+	g.Add("system prompt", calls[0].Messages[0].Content)
 	info := calls[0].Tools[0]
-	js, _ := info.ParamsOneOf.ToJSONSchema()
-	b, _ := json.MarshalIndent(js, "", "  ")
-	g.add("tool "+info.Name, info.Desc+"\n"+string(b))
+	g.Add("tool "+info.Name, einotest.ToolText(t, info))
 	byID := map[string]schema.ToolCall{}
 	for _, m := range calls[1].Messages {
 		for _, tc := range m.ToolCalls {
@@ -103,7 +92,7 @@ func TestGoldenText(t *testing.T) {
 			if len(args) > 60 {
 				args = args[:60] + "…"
 			}
-			g.add("result "+tc.Function.Name+" "+args, m.Content)
+			g.Add("result "+tc.Function.Name+" "+args, m.Content)
 		}
 	}
 	goldenfile.Check(t, "testdata/text.golden", g.String())

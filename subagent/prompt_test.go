@@ -2,8 +2,6 @@ package subagent_test
 
 import (
 	"context"
-	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,26 +15,8 @@ import (
 	"github.com/mcpfleet/mcpfleet/subagent"
 )
 
-type golden struct{ strings.Builder }
-
-func (g *golden) add(name, text string) {
-	g.WriteString("-- " + name + " --\n")
-	g.WriteString(strings.TrimRight(text, "\n"))
-	g.WriteString("\n\n")
-}
-
-func (g *golden) addInfo(t *testing.T, info *schema.ToolInfo) {
-	t.Helper()
-	js, err := info.ParamsOneOf.ToJSONSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.MarshalIndent(js, "", "  ")
-	g.add("tool "+info.Name, info.Desc+"\n"+string(b))
-}
-
 // addResults adds every tool result in msgs, headed by the call it answers.
-func (g *golden) addResults(msgs []*schema.Message) {
+func addResults(g *goldenfile.Sections, msgs []*schema.Message) {
 	calls := map[string]schema.ToolCall{}
 	for _, m := range msgs {
 		for _, tc := range m.ToolCalls {
@@ -44,7 +24,7 @@ func (g *golden) addResults(msgs []*schema.Message) {
 		}
 		if m.Role == schema.Tool {
 			tc := calls[m.ToolCallID]
-			g.add("result "+tc.Function.Name+" "+tc.Function.Arguments, m.Content)
+			g.Add("result "+tc.Function.Name+" "+tc.Function.Arguments, m.Content)
 		}
 	}
 }
@@ -85,7 +65,7 @@ func rawCall(name, args string) schema.ToolCall {
 // the last-step lockdown.
 func TestGoldenText(t *testing.T) {
 	mx := goldenMux(t)
-	var g golden
+	var g goldenfile.Sections
 
 	m := einotest.New(
 		einotest.Calls(
@@ -109,13 +89,13 @@ func TestGoldenText(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := m.Calls()
-	g.add("instruction (mode on)", calls[0].Messages[0].Content)
+	g.Add("instruction (mode on)", calls[0].Messages[0].Content)
 	for _, info := range calls[0].Tools {
 		if info.Name == subagent.LoadToolsName || info.Name == subagent.SearchToolsName {
-			g.addInfo(t, info)
+			g.Add("tool "+info.Name, einotest.ToolText(t, info))
 		}
 	}
-	g.addResults(calls[len(calls)-1].Messages)
+	addResults(&g, calls[len(calls)-1].Messages)
 
 	// A server whose tools do not fit the budget is named as not preloaded.
 	m = einotest.New(einotest.Answer("done"))
@@ -126,7 +106,7 @@ func TestGoldenText(t *testing.T) {
 	if _, err := sa.Run(t.Context(), "?"); err != nil {
 		t.Fatal(err)
 	}
-	g.add("instruction (mode on, nothing preloaded)", m.Calls()[0].Messages[0].Content)
+	g.Add("instruction (mode on, nothing preloaded)", m.Calls()[0].Messages[0].Content)
 
 	// Mode off: no meta-tools, so unknown names are refused without a pointer to them.
 	m = einotest.New(einotest.Calls(einotest.Call("no_such_tool", map[string]any{})), einotest.Answer("done"))
@@ -138,8 +118,8 @@ func TestGoldenText(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls = m.Calls()
-	g.add("instruction (mode off)", calls[0].Messages[0].Content)
-	g.addResults(calls[len(calls)-1].Messages)
+	g.Add("instruction (mode off)", calls[0].Messages[0].Content)
+	addResults(&g, calls[len(calls)-1].Messages)
 
 	// The last step: the answer-now message, and the answer a model that
 	// keeps calling tools ends with.
@@ -156,8 +136,8 @@ func TestGoldenText(t *testing.T) {
 	}
 	calls = m.Calls()
 	last := calls[len(calls)-1].Messages
-	g.add("lockdown message", last[len(last)-1].Content)
-	g.add("answer after lockdown", rep.Answer)
+	g.Add("lockdown message", last[len(last)-1].Content)
+	g.Add("answer after lockdown", rep.Answer)
 
 	goldenfile.Check(t, "testdata/text.golden", g.String())
 }

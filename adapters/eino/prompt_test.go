@@ -9,39 +9,15 @@ import (
 	"time"
 
 	"github.com/cloudwego/eino/components/tool"
-	"github.com/cloudwego/eino/schema"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet"
 	mcpeino "github.com/mcpfleet/mcpfleet/adapters/eino"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 	"github.com/mcpfleet/mcpfleet/internal/testfleet"
 )
-
-// golden collects named sections of model-facing text.
-type golden struct{ strings.Builder }
-
-func (g *golden) add(name, text string) {
-	g.WriteString("-- " + name + " --\n")
-	g.WriteString(strings.TrimRight(text, "\n"))
-	g.WriteString("\n\n")
-}
-
-// addInfo renders a tool definition as a model receives it: name,
-// description and the JSON schema of its parameters.
-func (g *golden) addInfo(t *testing.T, info *schema.ToolInfo) {
-	t.Helper()
-	js, err := info.ParamsOneOf.ToJSONSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.MarshalIndent(js, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.add("tool "+info.Name, info.Desc+"\n"+string(b))
-}
 
 // driftedPodsLog is pods_log with an extra parameter, so one kubernetes
 // server's schema drifts from its sibling's and the tool is offered per server.
@@ -89,14 +65,14 @@ func TestGoldenText(t *testing.T) {
 	for _, tl := range tools {
 		byName[tl.Spec().Name] = tl
 	}
-	var g golden
+	var g goldenfile.Sections
 	for _, name := range []string{"kubernetes__echo", "k8s-2__pods_log"} {
 		tl, ok := byName[name]
 		if !ok {
 			t.Fatalf("no tool %s in %v", name, plan.Specs)
 		}
 		info, _ := tl.Info(t.Context())
-		g.addInfo(t, info)
+		g.Add("tool "+info.Name, einotest.ToolText(t, info))
 	}
 	calls := []struct{ name, tool, args string }{
 		{"ok", "kubernetes__echo", `{"server":"k8s-1","text":"payments-api ready","count":2}`},
@@ -113,7 +89,7 @@ func TestGoldenText(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: Go error %v", c.name, err)
 		}
-		g.add("call "+c.name+": "+c.tool+" "+c.args, out)
+		g.Add("call "+c.name+": "+c.tool+" "+c.args, out)
 	}
 	// A result too large for the context: the preview names a handle
 	// (random, masked here) that the result tools take.
@@ -126,19 +102,19 @@ func TestGoldenText(t *testing.T) {
 	// The preview's head is how the model learns to use the result tools;
 	// the data lines after it are the root's business.
 	head := strings.SplitAfterN(mask(big), "\n", 5)
-	g.add("call offloaded: kubernetes__big (first 4 lines)", strings.Join(head[:4], ""))
+	g.Add("call offloaded: kubernetes__big (first 4 lines)", strings.Join(head[:4], ""))
 	results := mcpeino.ResultTools(mx)
 	if len(results) != 2 {
 		t.Fatalf("ResultTools = %d tools, want readResult and grepResult", len(results))
 	}
 	for _, r := range results {
 		info, _ := r.Info(t.Context())
-		g.addInfo(t, info)
+		g.Add("tool "+info.Name, einotest.ToolText(t, info))
 		for _, args := range []string{`{}`, `{"handle":"r-0000","pattern":"x","offset":0}`,
 			`{"handle":"r-HANDLE","pattern":"line 4242:|(","offset":4241,"limit":2,"context":0}`,
 			`{"handle":"r-HANDLE","pattern":"line 424[12]:","offset":4241,"limit":2,"context":0}`} {
 			out, _ := r.(tool.InvokableTool).InvokableRun(t.Context(), strings.ReplaceAll(args, "r-HANDLE", handle))
-			g.add("call "+info.Name+" "+args, mask(out))
+			g.Add("call "+info.Name+" "+args, mask(out))
 		}
 	}
 	goldenfile.Check(t, "testdata/text.golden", g.String())

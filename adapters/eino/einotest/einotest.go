@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/cloudwego/eino/components/model"
@@ -176,3 +177,19 @@ func Calls(calls ...schema.ToolCall) Step { return Step{ToolCalls: calls} }
 
 // Answer is a Step giving a final answer.
 func Answer(text string) Step { return Step{Answer: text} }
+
+// ToolText renders a tool definition as a model receives it: the
+// description, then the JSON schema of its parameters, indented. Golden
+// tests pin tools in this form. A schema that does not render fails t.
+func ToolText(t testing.TB, info *schema.ToolInfo) string {
+	t.Helper()
+	js, err := info.ParamsOneOf.ToJSONSchema()
+	if err != nil {
+		t.Fatalf("tool %s: %v", info.Name, err)
+	}
+	b, err := json.MarshalIndent(js, "", "  ")
+	if err != nil {
+		t.Fatalf("tool %s: %v", info.Name, err)
+	}
+	return info.Desc + "\n" + string(b)
+}
