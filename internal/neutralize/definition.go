@@ -408,6 +408,10 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	projectSweeps(s, folded, add)
 	metadataAccess(s, folded, cs, add)
 	secretSends(s, folded, cs, add)
+	hiddenCopies(s, folded, add)
+	relayedCalls(s, folded, cs, add)
+	secretFileSends(s, folded, sub.words, cs, add)
+	userDismissals(s, folded, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}
