@@ -204,7 +204,7 @@ func newDefinitionRules() definitionRules {
 			p(RuleExfiltration, `\b(?:webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app)|requestbin|pipedream\.net|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site)|canarytokens)\b|\bhttps?://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`, [][]string{{"webhook.site", "ngrok", "requestbin", "pipedream.net", "burpcollaborator", "interact.sh", "oast.", "canarytokens", "http"}}),
 			p(RuleExfiltration, `\b(?:bcc|cc)\s+(?:a\s+copy\s+)?(?:of\s+)?[^.\n]{0,40}?\bto\s+[\w.+-]+@[\w-]+\.[a-z]|\b(?:send|forward)\s+a\s+copy\b`, [][]string{{"cc", "send a copy", "forward a copy"}}),
 			p(RuleToolReference, `\bmcp_tool_[a-z0-9_]+\b|\(mcp_[a-z0-9]+\)`, [][]string{{"mcp_"}}),
-			p(RuleToolReference, `\b(?:never|don't|do\s+not)\s+use\s+(?:the\s+)?(?:other|any\s+other|\w+_\w+)\b|\bprefer\s+this\s+tool\s+over\s+(?:any|all|every)\s+other\b|\bthis\s+tool\s+replaces\s+the\b`, [][]string{{"never use", "don't use", "not use", "prefer this tool", "this tool replaces the"}}),
+			p(RuleToolReference, `\b(?:never|don't|do\s+not)\s+use\s+(?:the\s+)?(?:other|any\s+other|\w+_\w+)\b|\bprefer\s+this\s+tool\s+over\s+(?:any|all|every)\s+other\b|\bthis\s+tool\s+replaces\s+the\s+(?:[\w-]+\s+){0,3}?(?:tools?|functions?|servers?|integrations?|plugins?)\b`, [][]string{{"never use", "don't use", "not use", "prefer this tool", "this tool replaces the"}}),
 			p(RuleToolReference, `\bwhen\s+the\s+\w+\s+server'?s\b`, [][]string{{"when the"}, {"server"}}),
 			// A bracketed label that gives itself authority: "[SYSTEM
 			// DIRECTIVE]:", "[important]".
