@@ -298,7 +298,7 @@ func (p *pinner) inspect(t mcp.Tool, siblings, others map[string]bool) []PinFind
 		})
 	}
 	if p.score != nil {
-		if v := p.score.Score(t.Name, parts); v.Flagged {
+		if v := p.score.ScoreAmong(t.Name, siblings, parts); v.Flagged {
 			out = append(out, PinFinding{Field: parts[v.Part].Field, Rule: string(v.Finding.Rule), Span: v.Finding.Span})
 		}
 	}

@@ -335,8 +335,20 @@ var secretNameWords = words("token tokens key keys secret secrets password passw
 // headerToken is an HTTP header that carries a bearer token variable.
 var headerToken = regexp.MustCompile(`(?i)(?:authorization\s*:\s*)?bearer\s+["']?(?:\$\{?|\{\{\s*|<)[A-Za-z_]\w*`)
 
+// deniedTransfer is a move of data the text forbids: "do not include any
+// API keys in your query", "never paste tokens here". It guards the
+// data, and its verb is no transfer.
+var deniedTransfer = regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t|mustn'?t)\s+(?:include|send|share|pass|paste|put|post|upload|forward|embed|append|attach|copy|store|write|add)\b`)
+
+// optionalNeed is a need denied or only possible: "you do NOT need to
+// call get_page first", "you may need to reference", "no need to". It
+// grants leave rather than obliging, and its "need to" is no order.
+var optionalNeed = regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|does\s+not|doesn'?t|will\s+not|won'?t|never|no|may|might|may\s+not|might\s+not)\s+(?:\w+\s+)?need\s+to\b`)
+
 // namedSettings returns s without the words a concept list would read as
-// a secret where none is moved: a setting named by its variable, and a
+// a secret, a transfer or an order where none is: a move of data
+// forbidden (see [deniedTransfer]), a need denied or only possible (see
+// [optionalNeed]), a setting named by its variable, and a
 // documented request's bearer token variable sent to the service the
 // variable is named for (see [ownServiceToken]).
 func namedSettings(s string) string {
@@ -348,6 +360,18 @@ func namedSettings(s string) string {
 				}
 			}
 			return strings.Repeat(" ", len(m))
+		})
+	}
+	if strings.Contains(s, "not ") || strings.Contains(s, "n't ") || strings.Contains(s, "ever ") || strings.Contains(s, "NOT ") || strings.Contains(s, "EVER ") {
+		s = deniedTransfer.ReplaceAllStringFunc(s, func(m string) string {
+			k := strings.LastIndexAny(m, " \t\n")
+			return m[:k+1] + strings.Repeat(" ", len(m)-k-1)
+		})
+	}
+	if strings.Contains(s, "eed to") || strings.Contains(s, "EED TO") {
+		s = optionalNeed.ReplaceAllStringFunc(s, func(m string) string {
+			k := strings.LastIndex(strings.ToLower(m), "need")
+			return m[:k] + strings.Repeat(" ", len(m)-k)
 		})
 	}
 	if strings.Contains(strings.ToLower(s), "bearer") {

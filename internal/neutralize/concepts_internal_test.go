@@ -130,6 +130,44 @@ func TestNamedSettings(t *testing.T) {
 	}
 }
 
+// TestConceptMaskOptionalNeed: a need denied or only possible grants
+// leave and is no order; a need stated, or another order word beside
+// it, still is.
+func TestConceptMaskOptionalNeed(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		order bool
+	}{
+		{"You do NOT need to call get_page before every edit.", false},
+		{"Any snippet you may need to quote exactly.", false},
+		{"No need to read the file yourself.", false},
+		{"You need to call get_page before every edit.", true},
+		{"You don't need to ask, but you must send the file.", true},
+	} {
+		if got := conceptMask(tc.s, false)&(1<<cOrder) != 0; got != tc.order {
+			t.Errorf("%q: order %v, want %v", tc.s, got, tc.order)
+		}
+	}
+}
+
+// TestConceptMaskDeniedTransfer: a move of data the text forbids guards
+// the data and is no transfer; an order to move it still is.
+func TestConceptMaskDeniedTransfer(t *testing.T) {
+	for _, tc := range []struct {
+		s        string
+		transfer bool
+	}{
+		{"Do not include any API keys or passwords in your query.", false},
+		{"Never send tokens to the notes field.", false},
+		{"Include the API key in your query.", true},
+		{"Do not forget to include the API key in your query.", true},
+	} {
+		if got := conceptMask(tc.s, false)&(1<<cTransfer) != 0; got != tc.transfer {
+			t.Errorf("%q: transfer %v, want %v", tc.s, got, tc.transfer)
+		}
+	}
+}
+
 // FuzzConceptMask: any text is read without a panic.
 func FuzzConceptMask(f *testing.F) {
 	for _, s := range []string{"user's", "a@b.c", "don'", "'s", "@", "x'", "密码", "é'"} {

@@ -93,6 +93,10 @@ type rulePattern struct {
 	// in the text as folded by [foldNeedles]. They are the literals every match
 	// holds, so the filter never changes a result (FuzzInspectFilter).
 	needles [][]string
+	// property marks a rule whose match may name a property of the
+	// tool's own data ("include hidden tasks" in a task list): a
+	// finding of it is dropped when [hiddenProperty] says so.
+	property bool
 	// quotable marks a rule whose match may be quoted as an example
 	// ("phrases such as 'ignore previous instructions'"): a quoted
 	// match is no finding.
@@ -167,7 +171,7 @@ func newDefinitionRules() definitionRules {
 			p(RuleModelInstruction, `\b(?:ai[ \t]+assistant|ai[ \t]+model|ai[ \t]+agent|assistant)[ \t]*:`, [][]string{{"assistant", "ai "}, {":"}}),
 			p(RuleModelInstruction, `\b(?:the\s+)?(?:assistant|model|llm|ai(?:\s+(?:model|assistant|agent))?)\s+(?:must|should(?:\s+now)?|shall|needs?\s+to|is\s+required\s+to|has\s+to)\s+(?:always\s+|also\s+|now\s+|first\s+|silently\s+)?(?:include|send|read|pass|add|append|forward|upload|change|ignore|approve|run\s+all|prefer)\b`, [][]string{{"assistant", "model", "llm", "ai "}, {"must", "should", "shall", "need", "required", "has to"}}),
 			p(RuleModelInstruction, `\bas\s+an?\s+(?:ai|language\s+model|llm|assistant)\b`, [][]string{{"as a"}}),
-			{rule: RuleModelInstruction, re: ci(`\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?|requirements?|rules?|steps?|tasks?)\b`), needles: [][]string{{"mandatory", "priority", "secret", "hidden"}}, detected: true},
+			{rule: RuleModelInstruction, re: ci(`\b(?:mandatory|priority|secret|hidden)\s+(?:instructions?|notes?|directives?|requirements?|rules?|steps?|tasks?)\b`), needles: [][]string{{"mandatory", "priority", "secret", "hidden"}}, detected: true, property: true},
 			p(RuleModelInstruction, `\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|installed|enabled|listed)\b`, [][]string{{"this tool is"}}),
 			p(RuleModelInstruction, `\botherwise\s+the\s+(?:tool|function|call)\s+(?:will\s+not|won't|will\s+fail\s+to)\s+work\b`, [][]string{{"otherwise the"}}),
 			p(RuleModelInstruction, `\b(?:before|prior\s+to)\s+(?:using|calling|invoking|running|executing)\s+this\s+(?:tool|function)\s*,?\s+(?:you\s+must\s+|first\s+|always\s+)?(?:read|open|copy|send|include|pass|upload|fetch|cat|load)\b`, [][]string{{"this tool", "this function"}, {"before", "prior to"}}),
@@ -200,7 +204,7 @@ func newDefinitionRules() definitionRules {
 			p(RuleExfiltration, `\b(?:webhook\.site|[\w-]+\.ngrok(?:-free)?\.(?:io|app)|requestbin|pipedream\.net|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site)|canarytokens)\b|\bhttps?://\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`, [][]string{{"webhook.site", "ngrok", "requestbin", "pipedream.net", "burpcollaborator", "interact.sh", "oast.", "canarytokens", "http"}}),
 			p(RuleExfiltration, `\b(?:bcc|cc)\s+(?:a\s+copy\s+)?(?:of\s+)?[^.\n]{0,40}?\bto\s+[\w.+-]+@[\w-]+\.[a-z]|\b(?:send|forward)\s+a\s+copy\b`, [][]string{{"cc", "send a copy", "forward a copy"}}),
 			p(RuleToolReference, `\bmcp_tool_[a-z0-9_]+\b|\(mcp_[a-z0-9]+\)`, [][]string{{"mcp_"}}),
-			p(RuleToolReference, `\b(?:never|don't|do\s+not)\s+use\s+(?:the\s+)?(?:other|any\s+other|\w+_\w+)\b|\bprefer\s+this\s+tool\s+over\s+(?:any|all|every)\s+other\b|\bthis\s+tool\s+replaces\s+the\b`, [][]string{{"never use", "don't use", "not use", "prefer this tool", "this tool replaces the"}}),
+			p(RuleToolReference, `\b(?:never|don't|do\s+not)\s+use\s+(?:the\s+)?(?:other|any\s+other|\w+_\w+)\b|\bprefer\s+this\s+tool\s+over\s+(?:any|all|every)\s+other\b|\bthis\s+tool\s+replaces\s+the\s+(?:[\w-]+\s+){0,3}?(?:tools?|functions?|servers?|integrations?|plugins?)\b`, [][]string{{"never use", "don't use", "not use", "prefer this tool", "this tool replaces the"}}),
 			p(RuleToolReference, `\bwhen\s+the\s+\w+\s+server'?s\b`, [][]string{{"when the"}, {"server"}}),
 			// A bracketed label that gives itself authority: "[SYSTEM
 			// DIRECTIVE]:", "[important]".
@@ -370,6 +374,9 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 			if rp.detected && detector(cs, loc[0]) {
 				continue
 			}
+			if rp.property && hiddenProperty(s, loc[0], loc[1], sub.words) {
+				continue
+			}
 			if rp.consent {
 				if c := clauseAt(cs, loc[0]); c != nil && c.conditionBefore(loc[0]) {
 					continue
@@ -408,6 +415,10 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	projectSweeps(s, folded, add)
 	metadataAccess(s, folded, cs, add)
 	secretSends(s, folded, cs, add)
+	hiddenCopies(s, folded, add)
+	relayedCalls(s, folded, cs, add)
+	secretFileSends(s, folded, sub.words, cs, add)
+	userDismissals(s, folded, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}

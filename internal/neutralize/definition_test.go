@@ -148,10 +148,15 @@ func TestInspectPoisonedCorpus(t *testing.T) {
 	sort.Strings(kinds)
 	for _, kind := range kinds {
 		own := othersOf(names, kind)
+		siblings := map[string]bool{}
+		for _, tl := range loaded[kind].Tools {
+			siblings[tl.Name] = true
+		}
 		for _, tl := range loaded[kind].Tools {
 			tools++
-			// The scorer reads the whole definition, as the pinner does.
-			if v := sc.Score(tl.Name, neutralize.FixtureParts(tl.Description, tl.RawInputSchema, tl.RawOutputSchema)); v.Flagged {
+			// The scorer reads the whole definition with its server's
+			// tool names, as the pinner does.
+			if v := sc.ScoreAmong(tl.Name, siblings, neutralize.FixtureParts(tl.Description, tl.RawInputSchema, tl.RawOutputSchema)); v.Flagged {
 				learned++
 				t.Errorf("false positive: %s/%s: learned %q (%.2f over)", kind, tl.Name, v.Finding.Span, v.Score)
 			}
@@ -447,7 +452,7 @@ func TestInspectBlindSets(t *testing.T) {
 				maps.DeleteFunc(rest, func(name string, _ bool) bool { return sib[name] })
 				fs = n.InspectSubject(l, neutralize.SubjectOf("", l).WithSiblings(sib), rest)
 			}
-			v := sc.Score("", neutralize.SplitDefinition(l))
+			v := sc.ScoreAmong("", siblings[i], neutralize.SplitDefinition(l))
 			if len(fs) > 0 {
 				hit++
 			}

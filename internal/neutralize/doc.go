@@ -54,8 +54,12 @@
 // definition, its description and every schema text, as [Part] values:
 //
 //	sc, err := neutralize.DefaultScorer() // the embedded model
-//	v := sc.Score(tool.Name, parts)
+//	v := sc.ScoreAmong(tool.Name, serverToolNames, parts)
 //	if v.Flagged { /* v.Finding is the sentence with the highest score */ }
+//
+// [Scorer.ScoreAmong] takes the names of the tools the server lists
+// beside the tool, so that naming one of them reads as the server's own
+// workflow; [Scorer.Score] knows none.
 //
 // A definition counts as poisoned when a rule fires or the score passes
 // the model's threshold. The scorer is for definitions only; tool output

@@ -14,8 +14,9 @@ import (
 //     as one, which carry words the model never saw whole, inflections,
 //     and scripts written without spaces;
 //   - a bias, one per role, and a flag for an identifier (a word with
-//     "_") that is neither the tool's name nor the parameter's: the name
-//     of another tool or field.
+//     "_") that is neither the tool's name, nor the parameter's, nor a
+//     name of a tool its server lists beside it: the name of another
+//     tool or field.
 // The flags and biases weigh 1 each; the rest weigh 1/√n for a sentence
 // of n of them, so that a long sentence does not outscore a short one by
 // length alone.
@@ -81,7 +82,7 @@ func unitFeatures(s string, sc sentenceAt, fn func(h uint32, fixed bool)) {
 			h = mix(h, uint64(unicode.ToLower(r)))
 			i += w
 		}
-		if under && h != name && h != param {
+		if under && h != name && h != param && !sc.siblings[h] {
 			ident = true
 		}
 		fn(slot(mix(seedWord, h)), false)

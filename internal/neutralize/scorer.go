@@ -187,9 +187,18 @@ var DefaultScorer = sync.OnceValues(func() (*Scorer, error) { return ParseScorer
 
 // Score reads the parts of the definition of the tool called name.
 func (s *Scorer) Score(name string, parts []Part) Verdict {
+	return s.ScoreAmong(name, nil, parts)
+}
+
+// ScoreAmong is [Scorer.Score] for a tool whose server lists the tools
+// named in siblings beside it. A sentence that names one of them names
+// the server's own API, not another tool: "call get_page before
+// edit_page" is a workflow, and the identifier flag and its concept are
+// not set for it.
+func (s *Scorer) ScoreAmong(name string, siblings map[string]bool, parts []Part) Verdict {
 	v := Verdict{Score: math.Inf(-1), Part: -1}
 	mask := uint32(len(s.w) - 1)
-	eachSentence(name, parts, func(i, start, end int, sc sentenceAt) {
+	eachSentence(name, siblings, parts, func(i, start, end int, sc sentenceAt) {
 		var sum, fixed float64
 		n := 0
 		unitFeatures(parts[i].Text[start:end], sc, func(h uint32, isFixed bool) {
@@ -217,8 +226,10 @@ func (s *Scorer) Score(name string, parts []Part) Verdict {
 type sentenceAt struct {
 	role byte
 	// name and param are the word hashes of the tool's name and of the
-	// parameter the sentence describes.
+	// parameter the sentence describes, and siblings those of the names
+	// of the tools its server lists beside it.
 	name, param uint64
+	siblings    map[uint64]bool
 	// subject is the concepts of the tool's name and of the first
 	// sentence of its description: what the tool is about.
 	subject uint32
@@ -226,7 +237,7 @@ type sentenceAt struct {
 
 // eachSentence calls fn with each sentence of a definition: the index of
 // its part, its bounds in the part's text, and where it sits.
-func eachSentence(name string, parts []Part, fn func(part, start, end int, sc sentenceAt)) {
+func eachSentence(name string, siblings map[string]bool, parts []Part, fn func(part, start, end int, sc sentenceAt)) {
 	var subject uint32
 	for w := range strings.FieldsFuncSeq(name, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
 		subject |= conceptMask(w, false)
@@ -244,9 +255,16 @@ func eachSentence(name string, parts []Part, fn func(part, start, end int, sc se
 		}
 	}
 	nameH := wordHash(name)
+	var sib map[uint64]bool
+	if len(siblings) > 0 {
+		sib = make(map[uint64]bool, len(siblings))
+		for n := range siblings {
+			sib[wordHash(n)] = true
+		}
+	}
 	for i, p := range parts {
 		role, param := roleOf(p.Field)
-		sc := sentenceAt{name: nameH, param: wordHash(param), subject: subject}
+		sc := sentenceAt{name: nameH, param: wordHash(param), siblings: sib, subject: subject}
 		first := role == roleDescription
 		forSentences(p.Text, func(start, end int) {
 			sc.role = role

@@ -196,3 +196,32 @@ func TestParseScorerErrors(t *testing.T) {
 		t.Fatalf("the embedded model: %v", err)
 	}
 }
+
+// TestScoreAmongSiblings: an identifier that names a tool of the same
+// server is the server's own API, not another tool: neither the
+// identifier flag nor its concept is set for it. Any other identifier
+// still sets them.
+func TestScoreAmongSiblings(t *testing.T) {
+	identFlag := slot(mix(seedIdent, uint64(roleDescription)))
+	identConcept := slot(mix(seedConcept, uint64(cIdent)))
+	has := func(text string, siblings map[string]bool) bool {
+		found := false
+		parts := []Part{{Field: "description", Text: "Edits a page. " + text}}
+		eachSentence("edit_page", siblings, parts, func(i, start, end int, sc sentenceAt) {
+			unitFeatures(parts[i].Text[start:end], sc, func(h uint32, fixed bool) {
+				found = found || fixed && (h == identFlag || h == identConcept)
+			})
+		})
+		return found
+	}
+	own := map[string]bool{"edit_page": true, "get_page": true}
+	if has("You do not need to call get_page before every edit.", own) {
+		t.Error("a sibling's name set the identifier flag")
+	}
+	if !has("You do not need to call get_page before every edit.", nil) {
+		t.Error("without siblings, get_page did not set the identifier flag")
+	}
+	if !has("Always call send_report before every edit.", own) {
+		t.Error("a name that is no sibling did not set the identifier flag")
+	}
+}

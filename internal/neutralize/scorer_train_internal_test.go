@@ -64,6 +64,7 @@ type doc struct {
 	set      string // the set pair, "fixtures", or "jsonl"
 	kind     string // the fixture kind, for fixtures
 	name     string
+	siblings map[string]bool // the fixture kind's tool names
 	parts    []Part
 	poisoned bool
 	line     string // the line as written, for the rules
@@ -226,8 +227,12 @@ func corpus(t testing.TB, withUntrained bool) []doc {
 		if err != nil {
 			t.Fatal(err)
 		}
+		siblings := map[string]bool{}
 		for _, tl := range fx.Tools {
-			out = append(out, doc{set: "fixtures", kind: kind, name: tl.Name, parts: fixtureParts(tl.Description, tl.RawInputSchema, tl.RawOutputSchema)})
+			siblings[tl.Name] = true
+		}
+		for _, tl := range fx.Tools {
+			out = append(out, doc{set: "fixtures", kind: kind, name: tl.Name, siblings: siblings, parts: fixtureParts(tl.Description, tl.RawInputSchema, tl.RawOutputSchema)})
 		}
 	}
 	return out
@@ -270,7 +275,7 @@ func featurizeAll(docs []doc, bits uint8) []example {
 func featurize(d doc, bits uint8) example {
 	ex := example{poisoned: d.poisoned, fixture: d.set == "fixtures"}
 	mask := uint32(1)<<bits - 1
-	eachSentence(d.name, d.parts, func(i, start, end int, sc sentenceAt) {
+	eachSentence(d.name, d.siblings, d.parts, func(i, start, end int, sc sentenceAt) {
 		u := unit{role: roleIndex(sc.role), text: wordHash(d.parts[i].Text[start:end])}
 		unitFeatures(d.parts[i].Text[start:end], sc, func(h uint32, fixed bool) {
 			if fixed {

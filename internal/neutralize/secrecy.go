@@ -354,3 +354,33 @@ func (c *clause) secretInSentence(cs []clause) bool {
 	}
 	return false
 }
+
+// filterVerbs pick which items a listing returns: "include hidden
+// tasks", "show hidden notes", "exclude hidden steps".
+var filterVerbs = words("include includes including show shows showing list lists listing return returns exclude excludes excluding omit omits display displays hide hides filter filters only also with without")
+
+// hiddenProperty reports a match of "hidden X" that names a property of
+// the tool's own data rather than instructions kept from the reader: the
+// items X are what the tool is about, and a verb that picks the items a
+// listing returns comes just before ("showHidden: Include hidden tasks"
+// in a task list). "Follow the hidden steps below" in the same tool
+// stays a finding.
+func hiddenProperty(s string, i, j int, subject set) bool {
+	ws := tokens(s, i, j)
+	if len(ws) != 2 || ws[0].w != "hidden" {
+		return false
+	}
+	item := ws[1].w
+	if !subject[item] && !subject[strings.TrimSuffix(item, "s")] && !subject[item+"s"] {
+		return false
+	}
+	before := tokens(s, max(0, i-40), i)
+	if len(before) == 0 {
+		return false
+	}
+	if w := before[len(before)-1].w; filterVerbs[w] {
+		return true
+	}
+	// "include completed and hidden tasks", "show all hidden tasks".
+	return len(before) >= 2 && filterVerbs[before[len(before)-2].w] && (before[len(before)-1].w == "all" || before[len(before)-1].w == "the" || before[len(before)-1].w == "any")
+}

@@ -12,10 +12,11 @@ import (
 // the other tool and lets a sibling pass (see [Subject.WithSiblings]).
 
 // insteadOf is this tool put in another's place: "use this tool instead
-// of X", "instead of using the X tool, always call this one". Group 1 or 2
+// of X", "instead of using the X tool, always call this one", "use this
+// instead of multiple X calls". Group 1 or 2
 // is the other tool, group 3 or 4 the text after it up to the sentence's
 // end.
-var insteadOf = regexp.MustCompile(`(?i)\buse\s+(?:this|it|me)?\s*(?:tool\s+|one\s+|function\s+)?instead\s+of\s+(?:using\s+|calling\s+)?(?:the\s+)?[\x60'"]?([\w-]+)[\x60'"]?(?:\s+tool)?([^.!?\n]*)|\binstead\s+of\s+(?:using|calling)\s+(?:the\s+)?[\x60'"]?([\w-]+)[\x60'"]?(?:\s+tool)?\s*,?\s+(?:always\s+|you\s+must\s+)?(?:call|use|invoke)\s+this\b([^.!?\n]*)`)
+var insteadOf = regexp.MustCompile(`(?i)\buse\s+(?:this|it|me)?\s*(?:tool\s+|one\s+|function\s+)?instead\s+of\s+(?:using\s+|calling\s+)?(?:the\s+)?(?:(?:multiple|several|many|repeated|separate|individual|\d+)\s+)?[\x60'"]?([\w-]+)[\x60'"]?(?:\s+tool)?([^.!?\n]*)|\binstead\s+of\s+(?:using|calling)\s+(?:the\s+)?[\x60'"]?([\w-]+)[\x60'"]?(?:\s+tool)?\s*,?\s+(?:always\s+|you\s+must\s+)?(?:call|use|invoke)\s+this\b([^.!?\n]*)`)
 
 // reasonAfter opens the part of a sentence that says when or why the
 // replacement holds: "use this instead of search_tasks when you need …",

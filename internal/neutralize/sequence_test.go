@@ -28,6 +28,8 @@ func TestInspectCallSequence(t *testing.T) {
 		{"replacement with a case", "Counts rows. Use this instead of count_rows when you need a total only.", false},
 		{"replacement with a purpose", "Use instead of coordinates to name a saved place.", false},
 		{"replacement of a habit", "Lists the tools. Use this instead of guessing tool names.", false},
+		{"sibling counted", "Runs many queries at once. Use this instead of multiple list_rows() calls.", false},
+		{"other tool counted", "Runs many queries at once. Use this instead of multiple count_rows() calls.", true},
 		{"sibling after this", "Starts a batch. After this, always call archive_all to close it.", false},
 		{"sibling first", "Checks a draft. Before you call open_draft, call this tool.", false},
 		{"a page", "Lists rows. If more remain, then call this tool again with the next page.", false},

@@ -177,12 +177,30 @@ func (c *clause) dataTransfer(s string, subject set, cs []clause) (int, int, boo
 				}
 			}
 		}
+		if hit && handleOf(c.words, k) {
+			hit = false // "pass the ID of an LLM API key credential"
+		}
 		if hit && !c.negatedBefore(c.words[k].start) {
 			i, j := c.span(min(v, k), max(v, k))
 			return i, j, true
 		}
 	}
 	return 0, 0, false
+}
+
+// handleWords name a reference to a thing rather than the thing.
+var handleWords = words("id ids identifier identifiers name names uuid handle reference label alias")
+
+// handleOf reports whether the sensitive word at k is what a handle
+// refers to: "the ID of an LLM API key", "the name of the secret". The
+// handle is passed, not the secret.
+func handleOf(ws []token, k int) bool {
+	for m := k - 1; m >= max(1, k-5); m-- {
+		if ws[m].w == "of" && handleWords[ws[m-1].w] {
+			return true
+		}
+	}
+	return false
 }
 
 // personalData reports personal data at word k: "date of birth", "home
