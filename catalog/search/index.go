@@ -75,6 +75,9 @@ type index struct {
 	// name phrases starting with it; a name whose terms all occur in the
 	// query, in any order, earns a bonus.
 	namePhrases map[string][]phrase
+	// destinations maps the values tools' parameters take to those
+	// tools (destination.go).
+	destinations map[string][]int32
 	// The kind signal: a BM25 over one document per kind (its tools'
 	// weighted terms, its name and its servers' names). docKind maps an
 	// entry to its kind's position.
@@ -277,6 +280,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 		ix.nameTerms = append(ix.nameTerms, ts)
 	}
 	ix.required = requiredValues(entries, reqs)
+	ix.destinations = destinationIndex(entries)
 	ix.names = newNameVocab(ix.nameTerms, ix.namePhrases, ix.required, ix.idf)
 	ix.objects = objectPhrases(ix.nameTerms, ix.names)
 	ix.heads = nameHeads(entries)
@@ -591,6 +595,9 @@ type analyzed struct {
 	// bound are the words said only inside a tool name's object, with
 	// the objects' heads (objectphrase.go); nil for most requests.
 	bound map[string][]int32
+	// dest are the tools taking the value the request moves something
+	// to (destination.go); nil for most requests.
+	dest map[int32]bool
 	// values are the value types the request carries (value.go), and
 	// given those it gives a required parameter (required.go).
 	values, given valueType
@@ -615,6 +622,7 @@ func (ix *index) analyze(query string) *analyzed {
 	slices.Sort(q.terms)
 	q.terms = withoutSyntax(slices.Compact(q.terms), syntaxTerms(query))
 	q.bound = ix.boundWords(q.raw)
+	q.dest = ix.destinationDocs(query)
 	ctx, ids := contextTerms(query), identifierTerms(query)
 	for t := range quotedTerms(query) {
 		if ids == nil {
@@ -825,6 +833,11 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			if q.bound != nil && ix.headBound(q.bound, d) {
 				s *= boundMiss
 				h.bonus *= boundMiss
+			}
+			// "move X to In Review": the tool whose parameter takes
+			// that value (destination.go).
+			if q.dest[int32(d)] {
+				s *= destHit
 			}
 			// The verb: read tools for a question, the matching change
 			// for a request. Alias bonuses stay whole: an operator's
