@@ -642,6 +642,8 @@ func (ix *index) analyze(query string) *analyzed {
 		q.slots = append(q.slots, []alt{{t, w}})
 		q.weight[t] = 1
 	}
+	// "open a ticket" says create (reread.go).
+	readAsCreate(q)
 	// Adjacent words joined into a term some tool has ("who am i" →
 	// whoami) are an alternative of the first word they join, or a slot
 	// of their own when every word was a stopword.
