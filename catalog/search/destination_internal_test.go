@@ -11,7 +11,7 @@ import (
 var destDocs = []Doc{
 	{Kind: "cards", Tool: "cards_move_card", Description: "Move a card to a different board.",
 		Schema: json.RawMessage(`{"type":"object","properties":{
-			"card_id":{"type":"string","description":"Card to move (e.g. 'CRD-12')"},
+			"card_id":{"type":"string","description":"Card to move"},
 			"board":{"type":"string","description":"Key of the board to move the card to (e.g. 'ROADMAP')"}}}`)},
 	{Kind: "cards", Tool: "cards_set_state", Description: "Move a card to a new state.",
 		Schema: json.RawMessage(`{"type":"object","properties":{

@@ -78,6 +78,9 @@ type index struct {
 	// destinations maps the values tools' parameters take to those
 	// tools (destination.go).
 	destinations map[string][]int32
+	// idShapes maps identifier shapes to the tools quoting them
+	// (idshape.go).
+	idShapes map[string][]int32
 	// The kind signal: a BM25 over one document per kind (its tools'
 	// weighted terms, its name and its servers' names). docKind maps an
 	// entry to its kind's position.
@@ -281,6 +284,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	}
 	ix.required = requiredValues(entries, reqs)
 	ix.destinations = destinationIndex(entries)
+	ix.idShapes = idShapeIndex(entries)
 	ix.names = newNameVocab(ix.nameTerms, ix.namePhrases, ix.required, ix.idf)
 	ix.objects = objectPhrases(ix.nameTerms, ix.names)
 	ix.heads = nameHeads(entries)
@@ -598,6 +602,9 @@ type analyzed struct {
 	// dest are the tools taking the value the request moves something
 	// to (destination.go); nil for most requests.
 	dest map[int32]bool
+	// shaped are the tools quoting the shape of an identifier the
+	// request carries (idshape.go); nil for most requests.
+	shaped map[int32]bool
 	// values are the value types the request carries (value.go), and
 	// given those it gives a required parameter (required.go).
 	values, given valueType
@@ -623,6 +630,7 @@ func (ix *index) analyze(query string) *analyzed {
 	q.terms = withoutSyntax(slices.Compact(q.terms), syntaxTerms(query))
 	q.bound = ix.boundWords(q.raw)
 	q.dest = ix.destinationDocs(query)
+	q.shaped = ix.idShapeDocs(query)
 	ctx, ids := contextTerms(query), identifierTerms(query)
 	for t := range quotedTerms(query) {
 		if ids == nil {
@@ -840,6 +848,10 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// that value (destination.go).
 			if q.dest[int32(d)] {
 				s *= destHit
+			}
+			// "close OPS-412": a tool quoting keys of that shape takes it.
+			if q.shaped[int32(d)] {
+				s *= idShapeHit
 			}
 			// The verb: read tools for a question, the matching change
 			// for a request. Alias bonuses stay whole: an operator's
