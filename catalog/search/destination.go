@@ -75,11 +75,21 @@ func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 // schemaValues returns the values a schema's parameters name: their
 // enum strings and the quoted strings of their descriptions.
 func schemaValues(raw json.RawMessage) []string {
+	var out []string
+	for _, vs := range paramValues(raw) {
+		out = append(out, vs...)
+	}
+	return out
+}
+
+// paramValues returns the values each parameter of a schema names (see
+// schemaValues), a list per parameter.
+func paramValues(raw json.RawMessage) [][]string {
 	var v any
 	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
 		return nil
 	}
-	var out []string
+	var out [][]string
 	var walk func(v any, depth int)
 	walk = func(v any, depth int) {
 		m, ok := v.(map[string]any)
@@ -92,15 +102,19 @@ func schemaValues(raw json.RawMessage) []string {
 			if !ok {
 				continue
 			}
+			var vs []string
 			if d, ok := pm["description"].(string); ok {
-				out = append(out, quotedValues(d)...)
+				vs = append(vs, quotedValues(d)...)
 			}
 			if en, ok := pm["enum"].([]any); ok {
 				for _, x := range en {
 					if s, ok := x.(string); ok {
-						out = append(out, s)
+						vs = append(vs, s)
 					}
 				}
+			}
+			if vs != nil {
+				out = append(out, vs)
 			}
 			walk(pm, depth+1)
 		}

@@ -15,6 +15,12 @@ import (
 // quote an identifier of the shape a request carries.
 const idShapeHit = 1.3
 
+// idShapePair multiplies it again for a tool two of whose parameters
+// quote a shape of which the request carries two identifiers: "mark
+// OPS-4 as blocked by PLAT-2" relates two objects, and a tool taking
+// two keys (a link's two ends) is the one that can.
+const idShapePair = 1.3
+
 // idShapeKinds is the most kinds that may quote a shape for it to
 // count.
 const idShapeKinds = 2
@@ -57,20 +63,37 @@ func idShape(s string) string {
 	return b.String()
 }
 
+// shapeTool is a tool quoting an identifier shape, and how many of its
+// parameters quote it.
+type shapeTool struct {
+	doc    int32
+	params int
+}
+
 // idShapeIndex maps each identifier shape that at most idShapeKinds
 // kinds' parameters quote to the tools quoting it.
-func idShapeIndex(entries []Doc) map[string][]int32 {
-	out := map[string][]int32{}
+func idShapeIndex(entries []Doc) map[string][]shapeTool {
+	out := map[string][]shapeTool{}
 	kinds := map[string]map[string]bool{}
 	for i, e := range entries {
-		seen := map[string]bool{}
-		for _, v := range schemaValues(e.Schema) {
-			sh := idShape(v)
-			if sh == "" || seen[sh] {
-				continue
+		count := map[string]int{}
+		var order []string
+		for _, vs := range paramValues(e.Schema) {
+			seen := map[string]bool{}
+			for _, v := range vs {
+				sh := idShape(v)
+				if sh == "" || seen[sh] {
+					continue
+				}
+				seen[sh] = true
+				if count[sh] == 0 {
+					order = append(order, sh)
+				}
+				count[sh]++
 			}
-			seen[sh] = true
-			out[sh] = append(out[sh], int32(i))
+		}
+		for _, sh := range order {
+			out[sh] = append(out[sh], shapeTool{int32(i), count[sh]})
 			if kinds[sh] == nil {
 				kinds[sh] = map[string]bool{}
 			}
@@ -85,20 +108,36 @@ func idShapeIndex(entries []Doc) map[string][]int32 {
 	return out
 }
 
-// idShapeDocs returns the tools whose parameters quote the shape of an
-// identifier the request carries, or nil.
-func (ix *index) idShapeDocs(query string) map[int32]bool {
+// idShapeFactors returns the multiplier of each tool whose parameters
+// quote the shape of an identifier the request carries, or nil.
+func (ix *index) idShapeFactors(query string) map[int32]float64 {
 	if len(ix.idShapes) == 0 {
 		return nil
 	}
-	var out map[int32]bool
+	var ids map[string]map[string]bool // shape -> identifiers
 	for f := range strings.FieldsSeq(query) {
-		sh := idShape(strings.Trim(f, ",;!?()[]\"'`."))
-		for _, d := range ix.idShapes[sh] {
-			if out == nil {
-				out = map[int32]bool{}
+		w := strings.Trim(f, ",;!?()[]\"'`.")
+		if sh := idShape(w); ix.idShapes[sh] != nil {
+			if ids == nil {
+				ids = map[string]map[string]bool{}
 			}
-			out[d] = true
+			if ids[sh] == nil {
+				ids[sh] = map[string]bool{}
+			}
+			ids[sh][w] = true
+		}
+	}
+	if ids == nil {
+		return nil
+	}
+	out := map[int32]float64{}
+	for sh, ws := range ids {
+		for _, t := range ix.idShapes[sh] {
+			f := idShapeHit
+			if len(ws) > 1 && t.params > 1 {
+				f *= idShapePair
+			}
+			out[t.doc] = max(out[t.doc], f)
 		}
 	}
 	return out

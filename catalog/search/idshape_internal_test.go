@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -31,6 +32,42 @@ func TestIDShapeTool(t *testing.T) {
 				t.Errorf("top of %q = %s, want %s (ranking %v)", tc.query, got, tc.want, rankedTools(t, idx, shapeDocs, tc.query, 4))
 			}
 		})
+	}
+}
+
+// pairDocs are made-up tools of one kind: two change one item, one
+// relates two.
+var pairDocs = []Doc{
+	{Kind: "tracker", Tool: "tracker_update_item", Description: "Update an item or mark it.",
+		Schema: json.RawMessage(`{"type":"object","properties":{"item_key":{"type":"string","description":"Item key (e.g., 'TCK-42')"}}}`)},
+	{Kind: "tracker", Tool: "tracker_assign_item", Description: "Assign an item.",
+		Schema: json.RawMessage(`{"type":"object","properties":{"item_key":{"type":"string","description":"Item key (e.g., 'TCK-42')"}}}`)},
+	{Kind: "tracker", Tool: "tracker_relate_items", Description: "Relate two items, as blocked by or caused by.",
+		Schema: json.RawMessage(`{"type":"object","properties":{
+			"from_key":{"type":"string","description":"Key of one item (e.g., 'TCK-1')"},
+			"to_key":{"type":"string","description":"Key of the other (e.g., 'TCK-2')"}}}`)},
+}
+
+func TestIDShapePair(t *testing.T) {
+	ix := New(pairDocs, Options{NoRerank: true}).ix
+	update, relate := int32(0), int32(2)
+	for _, tc := range []struct {
+		name, query          string
+		wantUpdate, wantPair float64
+	}{
+		// Two keys: a relation between two items, which only the tool
+		// taking two keys can make.
+		{"two keys", "mark OPS-4 as blocked by PLAT-2", 1.3, 1.3 * 1.3},
+		// One key, said twice, is one item.
+		{"one key", "mark OPS-4 as blocked, OPS-4 waits", 1.3, 1.3},
+	} {
+		f := ix.idShapeFactors(tc.query)
+		if math.Abs(f[update]-tc.wantUpdate) > 1e-9 || math.Abs(f[relate]-tc.wantPair) > 1e-9 {
+			t.Errorf("%s: idShapeFactors(%q) = update %v, relate %v; want %v, %v", tc.name, tc.query, f[update], f[relate], tc.wantUpdate, tc.wantPair)
+		}
+	}
+	if f := ix.idShapeFactors("mark it as blocked"); f != nil {
+		t.Errorf("no identifier: %v", f)
 	}
 }
 

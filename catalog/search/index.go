@@ -80,7 +80,7 @@ type index struct {
 	destinations map[string][]int32
 	// idShapes maps identifier shapes to the tools quoting them
 	// (idshape.go).
-	idShapes map[string][]int32
+	idShapes map[string][]shapeTool
 	// The kind signal: a BM25 over one document per kind (its tools'
 	// weighted terms, its name and its servers' names). docKind maps an
 	// entry to its kind's position.
@@ -604,7 +604,7 @@ type analyzed struct {
 	dest map[int32]bool
 	// shaped are the tools quoting the shape of an identifier the
 	// request carries (idshape.go); nil for most requests.
-	shaped map[int32]bool
+	shaped map[int32]float64
 	// values are the value types the request carries (value.go), and
 	// given those it gives a required parameter (required.go).
 	values, given valueType
@@ -630,7 +630,7 @@ func (ix *index) analyze(query string) *analyzed {
 	q.terms = withoutSyntax(slices.Compact(q.terms), syntaxTerms(query))
 	q.bound = ix.boundWords(q.raw)
 	q.dest = ix.destinationDocs(query)
-	q.shaped = ix.idShapeDocs(query)
+	q.shaped = ix.idShapeFactors(query)
 	ctx, ids := contextTerms(query), identifierTerms(query)
 	for t := range quotedTerms(query) {
 		if ids == nil {
@@ -850,8 +850,8 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 				s *= destHit
 			}
 			// "close OPS-412": a tool quoting keys of that shape takes it.
-			if q.shaped[int32(d)] {
-				s *= idShapeHit
+			if f, ok := q.shaped[int32(d)]; ok {
+				s *= f
 			}
 			// The verb: read tools for a question, the matching change
 			// for a request. Alias bonuses stay whole: an operator's
