@@ -639,9 +639,12 @@ func (ix *index) analyze(query string) *analyzed {
 		ids[t] = true
 	}
 	q.ident = ids
+	// "a ticket for the expired cert": what a new thing is about
+	// (content.go).
+	content := contentTerms(query, requestIntent(query))
 	for _, t := range q.terms {
 		w := 1.0
-		if ctx[t] {
+		if ctx[t] || content[t] {
 			w = contextWeight
 		}
 		if ids[t] {
