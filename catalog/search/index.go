@@ -75,6 +75,12 @@ type index struct {
 	// name phrases starting with it; a name whose terms all occur in the
 	// query, in any order, earns a bonus.
 	namePhrases map[string][]phrase
+	// destinations maps the values tools' parameters take to those
+	// tools (destination.go).
+	destinations map[string][]int32
+	// idShapes maps identifier shapes to the tools quoting them
+	// (idshape.go).
+	idShapes map[string][]shapeTool
 	// The kind signal: a BM25 over one document per kind (its tools'
 	// weighted terms, its name and its servers' names). docKind maps an
 	// entry to its kind's position.
@@ -277,6 +283,8 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 		ix.nameTerms = append(ix.nameTerms, ts)
 	}
 	ix.required = requiredValues(entries, reqs)
+	ix.destinations = destinationIndex(entries)
+	ix.idShapes = idShapeIndex(entries)
 	ix.names = newNameVocab(ix.nameTerms, ix.namePhrases, ix.required, ix.idf)
 	ix.objects = objectPhrases(ix.nameTerms, ix.names)
 	ix.heads = nameHeads(entries)
@@ -591,6 +599,12 @@ type analyzed struct {
 	// bound are the words said only inside a tool name's object, with
 	// the objects' heads (objectphrase.go); nil for most requests.
 	bound map[string][]int32
+	// dest are the tools taking the value the request moves something
+	// to (destination.go); nil for most requests.
+	dest map[int32]bool
+	// shaped are the tools quoting the shape of an identifier the
+	// request carries (idshape.go); nil for most requests.
+	shaped map[int32]float64
 	// values are the value types the request carries (value.go), and
 	// given those it gives a required parameter (required.go).
 	values, given valueType
@@ -615,6 +629,8 @@ func (ix *index) analyze(query string) *analyzed {
 	slices.Sort(q.terms)
 	q.terms = withoutSyntax(slices.Compact(q.terms), syntaxTerms(query))
 	q.bound = ix.boundWords(q.raw)
+	q.dest = ix.destinationDocs(query)
+	q.shaped = ix.idShapeFactors(query)
 	ctx, ids := contextTerms(query), identifierTerms(query)
 	for t := range quotedTerms(query) {
 		if ids == nil {
@@ -623,9 +639,12 @@ func (ix *index) analyze(query string) *analyzed {
 		ids[t] = true
 	}
 	q.ident = ids
+	// "a ticket for the expired cert": what a new thing is about
+	// (content.go).
+	content := contentTerms(query, requestIntent(query))
 	for _, t := range q.terms {
 		w := 1.0
-		if ctx[t] {
+		if ctx[t] || content[t] {
 			w = contextWeight
 		}
 		if ids[t] {
@@ -634,6 +653,8 @@ func (ix *index) analyze(query string) *analyzed {
 		q.slots = append(q.slots, []alt{{t, w}})
 		q.weight[t] = 1
 	}
+	// "open a ticket" says create (reread.go).
+	readAsCreate(q)
 	// Adjacent words joined into a term some tool has ("who am i" →
 	// whoami) are an alternative of the first word they join, or a slot
 	// of their own when every word was a stopword.
@@ -825,6 +846,15 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			if q.bound != nil && ix.headBound(q.bound, d) {
 				s *= boundMiss
 				h.bonus *= boundMiss
+			}
+			// "move X to In Review": the tool whose parameter takes
+			// that value (destination.go).
+			if q.dest[int32(d)] {
+				s *= destHit
+			}
+			// "close OPS-412": a tool quoting keys of that shape takes it.
+			if f, ok := q.shaped[int32(d)]; ok {
+				s *= f
 			}
 			// The verb: read tools for a question, the matching change
 			// for a request. Alias bonuses stay whole: an operator's
