@@ -12,9 +12,10 @@ package search
 // are left out: "docs" (documents or documentation), "auth"
 // (authentication or authorization), "prod" (mostly a name). So are
 // those whose fold was measured to move requests between kinds more
-// than it placed them (docs/search.md, "Abbreviations and the names of
-// kinds"): "app" (an Azure "App Service", "the app logs" of a search
-// engine's indices), "db", "cert", "config", "env".
+// than it placed them (docs/search.md, "The small kinds' rank-1 misses,
+// by class"): "app" (an Azure "App Service", "the app logs" of a search
+// engine's indices), "db", "cert"; and "config", "env", "info", "perf",
+// which moved nothing.
 var abbreviations = map[string][]string{
 	"org": {"organization"}, "orgs": {"organization"},
 	"var": {"variable"}, "vars": {"variable"},
