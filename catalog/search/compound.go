@@ -56,7 +56,8 @@ func (ix *index) joinedTerms(query string, own map[string]float64) []joined {
 			out = append(out, joined{t, first})
 		}
 	}
-	return append(out, ix.camelWholes(query, own)...)
+	out = append(out, ix.camelWholes(query, own)...)
+	return append(out, ix.undoTerms(query, own)...)
 }
 
 // camelWholes returns the run-together forms of the request's camelCase
