@@ -43,7 +43,9 @@ func splitCamel(s string) []string {
 	for i := 1; i < len(r); i++ {
 		lowerToUpper := unicode.IsLower(r[i-1]) && unicode.IsUpper(r[i])
 		// "HTTPServer": split before the 'S' that starts a lower-case run.
-		acronymEnd := unicode.IsUpper(r[i-1]) && unicode.IsUpper(r[i]) && i+1 < len(r) && unicode.IsLower(r[i+1])
+		// "VMs", "PRs", "APIs": an acronym's plural stays one word.
+		acronymEnd := unicode.IsUpper(r[i-1]) && unicode.IsUpper(r[i]) && i+1 < len(r) && unicode.IsLower(r[i+1]) &&
+			string(r[i+1:]) != "s"
 		if lowerToUpper || acronymEnd {
 			out = append(out, string(r[start:i]))
 			start = i
@@ -78,7 +80,11 @@ func terms(text string) []string {
 	var out []string
 	add := func(w string) {
 		w = strings.ToLower(w)
-		if syn, ok := synonyms[w]; ok {
+		syn, ok := synonyms[w]
+		if !ok {
+			syn, ok = abbreviations[w]
+		}
+		if ok {
 			for _, s := range syn {
 				out = append(out, stem(s))
 			}

@@ -56,7 +56,44 @@ func (ix *index) joinedTerms(query string, own map[string]float64) []joined {
 			out = append(out, joined{t, first})
 		}
 	}
+	out = append(out, ix.camelWholes(query, own)...)
+	return append(out, ix.undoTerms(query, own)...)
+}
+
+// camelWholes returns the run-together forms of the request's camelCase
+// words that the index has and the request's terms lack: "SignalR" is
+// split into signal (and a lone r), "CoPilot" into co pilot, but a tool
+// is named signalr, copilot. Each is joined with the word's first term.
+func (ix *index) camelWholes(query string, own map[string]float64) []joined {
+	var out []joined
+	for f := range strings.FieldsSeq(query) {
+		w := strings.Trim(f, ".,;:!?()[]\"'`")
+		if !isLetters(w) {
+			continue
+		}
+		parts := splitCamel(w)
+		if len(parts) < 2 {
+			continue
+		}
+		t := stem(strings.ToLower(w))
+		if _, ok := ix.idf[t]; !ok || own[t] == 1 {
+			continue
+		}
+		if ts := terms(w); len(ts) > 0 {
+			out = append(out, joined{t, ts[0]})
+		}
+	}
 	return out
+}
+
+// isLetters reports whether w is one or more letters and nothing else.
+func isLetters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return w != ""
 }
 
 type joined struct{ term, first string }

@@ -99,3 +99,25 @@ func TestAbbreviationsSkipCompounds(t *testing.T) {
 		t.Errorf("search for open issues: got %v, want list_issues first", rs)
 	}
 }
+
+// A camelCase word of the request says its run-together form too:
+// "SignalR" meets a tool named signalr, "CoPilot" one named copilot.
+func TestCamelWordSaysWhole(t *testing.T) {
+	docs := []Doc{
+		{Kind: "cloud", Tool: "signalr", Description: "List and show real-time messaging services."},
+		{Kind: "cloud", Tool: "subscription_list", Description: "List the subscriptions of the account."},
+		{Kind: "apm", Tool: "chat_with_copilot", Description: "Ask the assistant a question."},
+		{Kind: "apm", Tool: "generate_query", Description: "Generate a query from a question in natural language."},
+	}
+	idx := New(docs, Options{NoRerank: true})
+	for _, tc := range []struct {
+		query, want string
+	}{
+		{"list SignalR services in the subscription", "signalr"},
+		{"ask CoPilot how to set up an anomaly detector", "chat_with_copilot"},
+	} {
+		if got := topTool(t, idx, docs, tc.query); got != tc.want {
+			t.Errorf("top of %q = %s, want %s (ranking %v)", tc.query, got, tc.want, rankedTools(t, idx, docs, tc.query, 4))
+		}
+	}
+}

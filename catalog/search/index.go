@@ -289,6 +289,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	ix.objects = objectPhrases(ix.nameTerms, ix.names)
 	ix.heads = nameHeads(entries)
 	ix.buildKinds(entries, tfs, common, about)
+	ix.dropObjectNames(entries, common, nameFields(docs))
 	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = vals
 	ix.kindValues = make([]valueType, ix.nKinds)
@@ -821,7 +822,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 		coords = append(coords, math.Pow(float64(h)/float64(len(q.slots)), coord))
 	}
 	ks := ix.kindScores(q)
-	named := ix.namedKinds(q.query, q.terms)
+	named := ix.namedKinds(q.query, q.sayTerms())
 	numbered := numberFlags(q.numbers, ix.numberDocs, sc.number)
 	keep := newKeeper(limit)
 	said := ix.names.said(q)

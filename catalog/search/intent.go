@@ -305,8 +305,9 @@ func asked(ws []string, i int) bool {
 	if i == 0 {
 		return true
 	}
-	// "-ing" before it makes a noun too: "working set", "rolling update".
-	if nounBefore[ws[i-1]] || strings.HasSuffix(ws[i-1], "ing") {
+	// "-ing" before it makes a noun too: "working set", "rolling update";
+	// so does a preposition: "the status of run 42" (verbnoun.go).
+	if nounBefore[ws[i-1]] || strings.HasSuffix(ws[i-1], "ing") || prepositions[ws[i-1]] {
 		return false
 	}
 	// "who is allowed to push", "are we able to merge": a question of

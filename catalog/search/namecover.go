@@ -10,7 +10,10 @@ type nameVocab struct {
 	// slot numbers every distinct name word: its place in a request's
 	// said weights.
 	slot map[string]int32
-	docs [][]nameWord
+	// change is the change each slot's word says as a name verb
+	// (stemIntent), for name phrases said with another verb.
+	change []intent
+	docs   [][]nameWord
 	// all is each tool's summed name-word idf, in name order.
 	all []float64
 }
@@ -30,6 +33,7 @@ func newNameVocab(names [][]string, phrases map[string][]phrase, required [][]re
 		if !ok {
 			s = int32(len(nw.slot))
 			nw.slot[t] = s
+			nw.change = append(nw.change, stemIntent[t])
 		}
 		return s
 	}
@@ -86,12 +90,20 @@ func (nw *nameVocab) says(q *analyzed, ids []int32) bool {
 			}
 		}
 	}
+	own, verb := 0, false
 	for _, s := range ids {
-		if !q.own[s] {
+		switch {
+		case q.own[s]:
+			own++
+		case !verb && nw.changeSaid(q, s):
+			verb = true
+		default:
 			return false
 		}
 	}
-	return true
+	// A name verb said in other words completes a phrase whose object
+	// the request says in two words or more (namephrase.go).
+	return !verb || own >= 2
 }
 
 // cover is coverage for tool d, given the request's word weights said

@@ -1,0 +1,57 @@
+package search
+
+import "strings"
+
+// Undoing. APIs name the undoing of a change with "un": unacknowledge,
+// unprotect, unmount. Requests say it in other words ("undo the
+// acknowledge", "remove my acknowledgment", "lift the protection") or
+// with an un- word no tool has ("unmount the old engine" where the
+// tool is delete_mount). Two rules, each checked against the index's
+// own vocabulary, meet them:
+//
+//   - a verb of undoing before a thing says "un" + that thing, when
+//     some tool has that word: "lift the protection" says unprotect;
+//   - an un- word no tool has also says the word it negates, when some
+//     tool has that: "unmount" says mount.
+
+// undoVerbs are the English verbs that undo what their object did.
+var undoVerbs = map[string]bool{
+	"undo": true, "revert": true, "reverse": true, "remove": true,
+	"lift": true, "retract": true, "withdraw": true,
+}
+
+// undoTerms returns the "un" words the request says in other words,
+// and the words its un- words negate, each with the request term whose
+// alternative it is.
+func (ix *index) undoTerms(query string, own map[string]float64) []joined {
+	ws := lowerWords(query)
+	var out []joined
+	add := func(t, first string) {
+		if ix.has(t) && own[t] != 1 {
+			out = append(out, joined{t, first})
+		}
+	}
+	for i, w := range ws {
+		if strings.HasPrefix(w, "un") && len(w) > 4 && !ix.has(stem(w)) {
+			add(stem(w[2:]), stem(w))
+		}
+		if !undoVerbs[w] {
+			continue
+		}
+		// The thing undone: the first word after the verb that is not
+		// a function word ("remove my acknowledgment").
+		for _, x := range ws[i+1 : min(len(ws), i+4)] {
+			if stopwords[x] || x == "his" || x == "her" || x == "their" {
+				continue
+			}
+			first := stem(x)
+			add(stem("un"+x), first)
+			// "protection" undone is unprotect.
+			if base, ok := strings.CutSuffix(x, "ion"); ok {
+				add(stem("un"+base), first)
+			}
+			break
+		}
+	}
+	return out
+}
