@@ -595,8 +595,9 @@ type analyzed struct {
 	// numbers is the grammatical number of each stem the request says
 	// (requestNumbers).
 	numbers map[string]gramNumber
-	// req is the change the request asks for (requestIntents).
-	req intent
+	// req is the change the request asks for, and main the change of its
+	// first verb (requestIntents).
+	req, main intent
 	// bound are the words said only inside a tool name's object, with
 	// the objects' heads (objectphrase.go); nil for most requests.
 	bound map[string][]int32
@@ -625,6 +626,7 @@ type alt struct {
 func (ix *index) analyze(query string) *analyzed {
 	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query),
 		values: requestValues(query)}
+	q.req, q.main = requestIntents(query)
 	q.given = givenValues(query, q.values)
 	q.terms = terms(query)
 	slices.Sort(q.terms)
@@ -642,7 +644,7 @@ func (ix *index) analyze(query string) *analyzed {
 	q.ident = ids
 	// "a ticket for the expired cert": what a new thing is about
 	// (content.go).
-	content := contentTerms(query, requestIntent(query))
+	content := contentTerms(query, q.req)
 	for _, t := range q.terms {
 		w := 1.0
 		if ctx[t] || content[t] {
@@ -724,9 +726,8 @@ type scored struct {
 // best limit of those with a positive score, best first, ties by document
 // order (kind, tool).
 func (ix *index) bm25(query string, allow func(int) bool, limit int) []scored {
-	req, main := requestIntents(query)
 	q := ix.analyze(query)
-	q.req = req
+	req, main := q.req, q.main
 	if ix.weights == nil {
 		cands := ix.candidates(q, req, allow, limit)
 		out := make([]scored, len(cands))

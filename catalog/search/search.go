@@ -135,8 +135,7 @@ func (c *Index) Search(ctx context.Context, query string, allow func(int) bool, 
 func (c *Index) Features(query string) (feats [][]float64, docs []int) {
 	ix := c.ix
 	q := ix.analyze(query)
-	req, main := requestIntents(query)
-	q.req = req
+	req, main := q.req, q.main
 	cands := ix.candidates(q, req, func(int) bool { return true }, rerankDepth)
 	fq := ix.featureQuery(q, query, req, main, cands)
 	for _, cd := range cands {
