@@ -851,12 +851,14 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			}
 			// "move X to In Review": the tool whose parameter takes
 			// that value (destination.go).
-			if q.dest[int32(d)] {
+			if q.dest != nil && q.dest[int32(d)] {
 				s *= destHit
 			}
 			// "close OPS-412": a tool quoting keys of that shape takes it.
-			if f, ok := q.shaped[int32(d)]; ok {
-				s *= f
+			if q.shaped != nil {
+				if f, ok := q.shaped[int32(d)]; ok {
+					s *= f
+				}
 			}
 			// The verb: read tools for a question, the matching change
 			// for a request. Alias bonuses stay whole: an operator's
