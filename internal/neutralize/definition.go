@@ -425,6 +425,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	addedRecipients(s, folded, add)
 	solicitations(s, folded, sub.words, add)
 	carriedResults(s, folded, sub.siblings, add)
+	otherBehaviours(s, folded, sub.siblings, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}
