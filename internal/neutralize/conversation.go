@@ -3,6 +3,7 @@ package neutralize
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // The model's own context is no argument a tool needs: a parameter named
@@ -38,7 +39,7 @@ var revealOrder = regexp.MustCompile(`(?i)\b(?:reveal|disclose|leak|expose|dump)
 // parameter is a text that is only a name (as the pinner reads a
 // property's name), or a line "name: description" of a docstring.
 func contextRequests(s, folded string, sub set, add func(Rule, int, int)) {
-	if aboutBeyond(sub, contextSubjects, "") {
+	if !containsAny(folded, contextNeedles) || aboutBeyond(sub, contextSubjects, "") {
 		return
 	}
 	start := 0
@@ -56,7 +57,7 @@ func contextRequests(s, folded string, sub set, add func(Rule, int, int)) {
 		}
 		start += len(line)
 	}
-	if containsAny(folded, []string{"reveal", "disclose", "leak", "expose", "dump"}) {
+	if containsAny(folded, revealNeedles) {
 		for _, loc := range revealOrder.FindAllStringIndex(s, -1) {
 			if aboutBeyond(sub, contextSubjects, s[loc[0]:loc[1]]) {
 				continue
@@ -66,9 +67,22 @@ func contextRequests(s, folded string, sub set, add func(Rule, int, int)) {
 	}
 }
 
+// contextNeedles are strings one of which every name of contextNames and
+// every match of contextValue and revealOrder holds, as folded by
+// foldNeedles.
+var contextNeedles = []string{"prompt", "message", "instruction", "history", "transcript", "conversation", "chat", "dialog"}
+
+// revealNeedles are the verbs of revealOrder.
+var revealNeedles = []string{"reveal", "disclose", "leak", "expose", "dump"}
+
 // contextKey lower-cases a name and drops its separators.
 func contextKey(name string) string {
-	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(strings.ToLower(name))
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == ' ' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, name)
 }
 
 // aboutBeyond reports whether the subject holds a word of guard that is

@@ -11,7 +11,8 @@ var credentialArg = regexp.MustCompile(`(?i)\b(?:include|pass|put|add|attach|ins
 // credentialArgs reports each order of credentialArg, unless the tool is
 // about the secret it names (a tool that stores API keys).
 func credentialArgs(s, folded string, sub set, add func(Rule, int, int)) {
-	if !containsAny(folded, []string{" in ", " into ", "inside", "within"}) || !containsAny(folded, []string{"key", "token", "password", "credential", "secret", "cookie"}) {
+	if !containsAny(folded, []string{" in ", " into ", "inside", "within"}) || !containsAny(folded, []string{"key", "token", "password", "credential", "secret", "cookie"}) ||
+		!containsAny(folded, []string{"arg", "param", "call", "input"}) {
 		return
 	}
 	for _, loc := range credentialArg.FindAllStringIndex(s, -1) {

@@ -1,6 +1,9 @@
 package neutralize
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // setAside is an order to set the safeguards or the user aside: "disregard
 // all security policies", "override security checks", "follow these new
@@ -13,14 +16,15 @@ var setAside = regexp.MustCompile(`(?i)\b(?:disregard|ignore|override|bypass|cir
 	`|\b(?:takes?|has|have|gets?)\s+(?:priority|precedence)\s+over\s+(?:the\s+|any\s+|all\s+)?(?:user|human)(?:'s|s'|’s)?\s+(?:requests?|instructions?|prompts?|messages?|input|wishes|commands?)\b`)
 
 // setAsideNeedles are strings one of which every match of setAside
-// holds, as folded by foldNeedles.
-var setAsideNeedles = []string{"disregard", "ignore", "override", "bypass", "circumvent", " new ", "priority", "precedence"}
+// holds, as folded by foldNeedles, but for "follow these new
+// instructions", which needs " new " and its verb.
+var setAsideNeedles = []string{"disregard", "ignore", "override", "bypass", "circumvent", "priority", "precedence"}
 
 // setAsideOrders reports each order of setAside, unless the tool is about
 // the policies or checks it names ("Override the security policy of a
 // project").
 func setAsideOrders(s, folded string, sub set, add func(Rule, int, int)) {
-	if !containsAny(folded, setAsideNeedles) {
+	if !containsAny(folded, setAsideNeedles) && !(strings.Contains(folded, " new ") && containsAny(folded, []string{"follow", "obey", "adopt"})) {
 		return
 	}
 	for _, loc := range setAside.FindAllStringIndex(s, -1) {

@@ -15,7 +15,7 @@ var otherBehaviour = regexp.MustCompile(`(?i)\bside[\s-]effects?\s+on\s+(?:the\s
 // otherBehaviours reports each claim of otherBehaviour about a tool that
 // is not a sibling.
 func otherBehaviours(s, folded string, siblings map[string]bool, add func(Rule, int, int)) {
-	if !strings.Contains(folded, "side") && !strings.Contains(folded, "behavio") {
+	if !strings.Contains(folded, "side effect") && !strings.Contains(folded, "side-effect") && !strings.Contains(folded, "behavio") {
 		return
 	}
 	for _, m := range otherBehaviour.FindAllStringSubmatchIndex(s, -1) {

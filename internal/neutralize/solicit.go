@@ -18,6 +18,10 @@ var solicitVerb = regexp.MustCompile(`(?i)\b(?:ask|prompt|request|collect|obtain
 // personalKinds is one kind of a person's data; its group names the kind.
 var personalKinds = regexp.MustCompile(`(?i)\b(?:(e-?mail)(?:\s+address(?:es)?)?|(phone|mobile|cell)(?:\s+numbers?)?|(?:home|physical|mailing|postal|street|residential)\s+(address)(?:es)?|(date\s+of\s+birth|birth\s?date)|(social\s+security)\s+numbers?|(ssn)|(credit\s+card)(?:\s+numbers?)?|(passport)(?:\s+numbers?)?)\b`)
 
+// personalNeedles are strings one of which every match of personalKinds
+// holds, as folded by foldNeedles.
+var personalNeedles = []string{"mail", "phone", "mobile", "cell", "address", "birth", "social security", "ssn", "credit card", "passport"}
+
 // personalSubjects are subject words of a tool that collects people's
 // details for its own work.
 var personalSubjects = words(`contact user customer profile account lead person people member employee patient signup register
@@ -26,7 +30,7 @@ var personalSubjects = words(`contact user customer profile account lead person 
 // solicitations reports each request of solicitVerb that names two kinds
 // of personal data the tool's subject does not.
 func solicitations(s, folded string, sub set, add func(Rule, int, int)) {
-	if !containsAny(folded, []string{"ask", "prompt", "request", "collect", "obtain", "gather", "get "}) {
+	if !containsAny(folded, []string{"ask", "prompt", "request", "collect", "obtain", "gather", "get "}) || !containsAny(folded, personalNeedles) {
 		return
 	}
 	for w := range sub {
