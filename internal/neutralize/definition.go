@@ -419,7 +419,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	relayedCalls(s, folded, cs, add)
 	secretFileSends(s, folded, sub.words, cs, add)
 	userDismissals(s, folded, add)
-	setAsideOrders(s, folded, sub.words, add)
+	setAsideOrders(s, folded, sub.words, cs, add)
 	contextRequests(s, folded, sub.words, add)
 	credentialArgs(s, folded, sub.words, add)
 	addedRecipients(s, folded, add)

@@ -21,15 +21,18 @@ var setAside = regexp.MustCompile(`(?i)\b(?:disregard|ignore|override|bypass|cir
 var setAsideNeedles = []string{"disregard", "ignore", "override", "bypass", "circumvent", "priority", "precedence"}
 
 // setAsideOrders reports each order of setAside, unless the tool is about
-// the policies or checks it names ("Override the security policy of a
-// project").
-func setAsideOrders(s, folded string, sub set, add func(Rule, int, int)) {
+// the policies or checks it names, or a condition just before it makes it
+// what a flag does ("if true, bypass safety checks").
+func setAsideOrders(s, folded string, sub set, cs []clause, add func(Rule, int, int)) {
 	if !containsAny(folded, setAsideNeedles) && !(strings.Contains(folded, " new ") && containsAny(folded, []string{"follow", "obey", "adopt"})) {
 		return
 	}
 	for _, loc := range setAside.FindAllStringIndex(s, -1) {
 		if aboutBeyond(sub, policySubjects, s[loc[0]:loc[1]]) {
 			continue
+		}
+		if c := clauseAt(cs, loc[0]); c != nil && c.conditionBefore(loc[0]) {
+			continue // "if true, bypass safety checks": what a flag does
 		}
 		add(RuleModelInstruction, loc[0], loc[1])
 	}
