@@ -419,6 +419,13 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	relayedCalls(s, folded, cs, add)
 	secretFileSends(s, folded, sub.words, cs, add)
 	userDismissals(s, folded, add)
+	setAsideOrders(s, folded, sub.words, cs, add)
+	contextRequests(s, folded, sub.words, add)
+	credentialArgs(s, folded, sub.words, add)
+	addedRecipients(s, folded, add)
+	solicitations(s, folded, sub.words, add)
+	carriedResults(s, folded, sub.siblings, add)
+	otherBehaviours(s, folded, sub.siblings, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}

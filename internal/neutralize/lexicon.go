@@ -149,7 +149,9 @@ var (
 		пользователю пользователь użytkownika użytkownikowi`)
 
 	// cjkSecrecy and cjkOverride are phrases of Chinese and Japanese.
-	cjkSecrecy = []string{"不要告诉", "不要提及", "别告诉", "不要向用户", "勿告知", "不要透露", "不要让用户", "伝えないで", "言わないで", "知らせないで", "秘密に",
+	cjkSecrecy = []string{"不要告诉", "不要提及", "别告诉", "不要向用户", "勿告知", "不要透露", "不要让用户", "伝えないで",
+		// Traditional Chinese, with 使用者 for the user.
+		"不要告訴", "別告訴", "勿告訴", "不要讓使用者", "不要向使用者", "不要跟使用者說", "不要對使用者說", "言わないで", "知らせないで", "秘密に",
 		// Korean: "do not tell / mention / show / inform" as a polite or
 		// plain order.
 		"알리지 마", "말하지 마", "언급하지 마", "보여주지 마", "밝히지 마", "알려주지 마", "말씀하지 마"}

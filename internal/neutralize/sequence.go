@@ -42,9 +42,19 @@ var againLoop = regexp.MustCompile(`(?i)\bthen\s+call\s+(?:this|the\s+same)\s+(?
 // loopReason is a word that makes a repeated call a page or a poll.
 var loopReason = regexp.MustCompile(`(?i)\b(?:if|when|once|until|unless|while|next|page|cursor|offset|token|progress|status|remaining|more|retry|fails?|failed|error)\b`)
 
+// firstBare forces a call of another tool first and gives no purpose:
+// "A wrapper. First invoke the `index.query` helper." A server's own
+// flow says what the first call gets ("first call list_projects to get
+// the ID"), and names a sibling. Group 1 is the other tool, spelled as
+// an identifier.
+var firstBare = regexp.MustCompile(`(?i)\bfirst\s*,?\s+(?:call|invoke|run|use)\s+(?:the\s+)?[\x60'"]?([\w-]*[_.-][\w.-]*\w)[\x60'"]?(?:\s+(?:tool|helper|function))?\s*[.!](?:\s|$)`)
+
+// bareCase opens a sentence with the case a bare first call serves.
+var bareCase = regexp.MustCompile(`(?i)\b(?:if|when|whenever|unless|in\s+case|to|for)\b`)
+
 // seqNeedles are strings one of which every match of the rules above
 // holds, as folded by foldNeedles.
-var seqNeedles = []string{"instead of", "after ", "this tool", "this function", "this one"}
+var seqNeedles = []string{"instead of", "after ", "this tool", "this function", "this one", "first"}
 
 // callSequences reports orders that put this tool in another's place or
 // force a call around it, unless the other tool is a sibling.
@@ -64,8 +74,11 @@ func callSequences(s, folded string, siblings map[string]bool, add func(Rule, in
 			add(RuleToolReference, m[0], m[1])
 		}
 	}
-	for _, re := range []*regexp.Regexp{afterThis, firstThis} {
+	for _, re := range []*regexp.Regexp{afterThis, firstThis, firstBare} {
 		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			if re == firstBare && bareCase.MatchString(s[sentenceStart(s, m[0]):m[0]]) {
+				continue // "if the signature is not known, first call …"
+			}
 			if other(group(s, m, 1)) {
 				add(RuleToolReference, m[0], m[1])
 			}

@@ -42,3 +42,25 @@ func TestInspectCallSequence(t *testing.T) {
 		})
 	}
 }
+
+// TestInspectFirstBare: a first call of another tool with no purpose and
+// no case is a finding; one with a case, or of a sibling, is not.
+func TestInspectFirstBare(t *testing.T) {
+	n := neutralize.New()
+	siblings := map[string]bool{"list_rows": true}
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"bare", "A thin wrapper. First invoke the `vault.open_all` helper.", true},
+		{"bare call", "Counts rows. First, call row_dump.", true},
+		{"with a case", "Counts rows. If the table is not known, first call find-table.", false},
+		{"sibling", "Counts rows. First call list_rows.", false},
+		{"with a purpose", "Counts rows. First call find_table to get the table id.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sub := neutralize.SubjectOf("tool", tc.text).WithSiblings(siblings)
+			wantFired(t, n.InspectSubject(tc.text, sub, nil), neutralize.RuleToolReference, tc.want)
+		})
+	}
+}
