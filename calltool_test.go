@@ -278,24 +278,7 @@ func TestQueueTimeout(t *testing.T) {
 	cfg := &config.Fleet{Servers: []config.Server{{Name: "one", Kind: "test", Transport: "stdio", Command: "(in-process)", MaxInFlight: 1, CallTimeout: 10 * time.Second}}}
 	mx := newMux(t, cfg, mcpfleet.WithInProcess("one", "test", testfleet.NewServer("one", testfleet.Options{})),
 		mcpfleet.WithQueueTimeout(100*time.Millisecond))
-	done := make(chan error, 1)
-	go func() {
-		_, err := call(t, mx, "one", "slow", `{"ms": 1500}`)
-		done <- err
-	}()
-	waitFor(t, 5*time.Second, "the slot to be taken", func() bool { return statusOf(mx, "one").InFlight == 1 })
-	start := time.Now()
-	_, err := call(t, mx, "one", "echo", `{"text":"x"}`)
-	var rej *mcpfleet.RejectError
-	if !errors.As(err, &rej) || rej.Reason != mcpfleet.ReasonOverloaded {
-		t.Fatalf("queued call: %v, want overloaded", err)
-	}
-	if el := time.Since(start); el > time.Second {
-		t.Errorf("queued call waited %v; the queue timeout is 100ms", el)
-	}
-	if err := <-done; err != nil {
-		t.Errorf("the slot holder failed: %v", err)
-	}
+	checkQueueTimeout(t, mx, time.Second)
 }
 
 func TestCallTimeoutAndCancel(t *testing.T) {

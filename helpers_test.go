@@ -2,11 +2,14 @@ package mcpfleet_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"testing"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet"
 )
@@ -73,4 +76,29 @@ func (r *recorder) Cached(ctx context.Context, c *mcpfleet.Call, res mcpfleet.Ca
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.cached = append(r.cached, res)
+}
+
+// checkQueueTimeout holds server one's only slot with a slow call, then
+// checks that a second call is rejected as overloaded within d (the
+// queue timeout, not the call timeout) and that the holder still ends.
+func checkQueueTimeout(t *testing.T, mx *mcpfleet.Mux, d time.Duration) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := call(t, mx, "one", "slow", `{"ms": 1500}`)
+		done <- err
+	}()
+	waitFor(t, 5*time.Second, "the slot to be taken", func() bool { return statusOf(mx, "one").InFlight == 1 })
+	start := time.Now()
+	_, err := call(t, mx, "one", "echo", `{"text":"x"}`)
+	var rej *mcpfleet.RejectError
+	if !errors.As(err, &rej) || rej.Reason != mcpfleet.ReasonOverloaded {
+		t.Fatalf("queued call: %v, want overloaded", err)
+	}
+	if el := time.Since(start); el > d {
+		t.Errorf("queued call waited %v; the queue timeout is 100ms", el)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("the slot holder failed: %v", err)
+	}
 }

@@ -152,24 +152,7 @@ reliability: {max_in_flight: 1, queue_timeout: 100ms, health_probes: false}
 	for name, cfg := range map[string]*config.Fleet{"loaded": loaded, "built": built} {
 		t.Run(name, func(t *testing.T) {
 			mx := newFileMux(t, cfg, inproc("one"))
-			done := make(chan error, 1)
-			go func() {
-				_, err := call(t, mx, "one", "slow", `{"ms": 1500}`)
-				done <- err
-			}()
-			waitFor(t, 5*time.Second, "the slot to be taken", func() bool { return statusOf(mx, "one").InFlight == 1 })
-			start := time.Now()
-			_, err := call(t, mx, "one", "echo", `{"text":"x"}`)
-			var rej *mcpfleet.RejectError
-			if !errors.As(err, &rej) || rej.Reason != mcpfleet.ReasonOverloaded {
-				t.Fatalf("queued call: %v, want overloaded", err)
-			}
-			if el := time.Since(start); el > 5*time.Second {
-				t.Errorf("queued call waited %v; the file's queue timeout is 100ms", el)
-			}
-			if err := <-done; err != nil {
-				t.Errorf("the slot holder failed: %v", err)
-			}
+			checkQueueTimeout(t, mx, 5*time.Second)
 		})
 	}
 }
