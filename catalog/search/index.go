@@ -89,6 +89,9 @@ type index struct {
 	kindPosts map[string][]posting
 	// kindNames maps a word that names a kind to that kind's position.
 	kindNames map[string]int32
+	// kindWords are each kind's tool name words, sorted
+	// (kindabbreviation.go).
+	kindWords [][]string
 	// kindIDs are each kind's identifier patterns (KindConfig.IDPatterns).
 	kindIDs [][]idPattern
 	// docIntent is the change a tool's name says (see intent.go).
@@ -289,6 +292,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	ix.objects = objectPhrases(ix.nameTerms, ix.names)
 	ix.heads = nameHeads(entries)
 	ix.buildKinds(entries, tfs, common, about)
+	ix.kindWords = kindNameWords(entries, ix.docKind, ix.nKinds)
 	ix.dropObjectNames(entries, common, nameFields(docs))
 	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = vals
@@ -688,6 +692,9 @@ func (ix *index) analyze(query string) *analyzed {
 			}
 		}
 	}
+	// "<kind> app": a short word the named kind's names spell out
+	// (kindabbreviation.go).
+	ix.expandKindAbbreviations(q)
 	// An expansion is an alternative for the words that triggered it
 	// ("rate" may match "metrics"); one whose trigger is all stopwords
 	// ("how many") is a slot of its own.
