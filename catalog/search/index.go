@@ -649,9 +649,11 @@ func (ix *index) analyze(query string) *analyzed {
 	// "a ticket for the expired cert": what a new thing is about
 	// (content.go).
 	content := contentTerms(query, q.req)
+	// "hit Escape to close the modal" (purpose.go).
+	why := purposeTerms(query)
 	for _, t := range q.terms {
 		w := 1.0
-		if ctx[t] || content[t] {
+		if ctx[t] || content[t] || why[t] {
 			w = contextWeight
 		}
 		if ids[t] {

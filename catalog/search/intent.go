@@ -315,6 +315,10 @@ func asked(ws []string, i int) bool {
 	if i >= 2 && ws[i-1] == "to" && ability[ws[i-2]] {
 		return false
 	}
+	// "hit Escape to close the modal" says what for (purpose.go).
+	if purpose(ws, i) {
+		return false
+	}
 	j := i - 1
 	for j > 0 && (modals[ws[j]] || adverbs[ws[j]]) {
 		j--
