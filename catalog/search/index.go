@@ -602,6 +602,9 @@ type analyzed struct {
 	// req is the change the request asks for, and main the change of its
 	// first verb (requestIntents).
 	req, main intent
+	// generic is whether the update it asks for is said only in general
+	// words (genericverb.go).
+	generic bool
 	// bound are the words said only inside a tool name's object, with
 	// the objects' heads (objectphrase.go); nil for most requests.
 	bound map[string][]int32
@@ -631,6 +634,7 @@ func (ix *index) analyze(query string) *analyzed {
 	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query),
 		values: requestValues(query)}
 	q.req, q.main = requestIntents(query)
+	q.generic = q.req&intentUpdate != 0 && genericChange(query)
 	q.given = givenValues(query, q.values)
 	q.terms = terms(query)
 	slices.Sort(q.terms)
@@ -873,6 +877,12 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// for a request. Alias bonuses stay whole: an operator's
 			// phrase outranks the verb heuristic.
 			f := intentFactor(req, ix.docIntent[d])
+			// "change the app's values file" asks for no sync
+			// (genericverb.go).
+			creq := req
+			if q.generic && f == verbBoost && req&ix.docIntent[d] == intentUpdate && ix.particularChange(d) {
+				f, creq = otherChange, req&^intentUpdate
+			}
 			s *= f
 			// Grammatical number: "alert 3311" is get_alert's,
 			// "alerts" list_alerts'.
@@ -895,7 +905,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// list_metrics, half of get_metric_metadata). Rare name
 			// words count for more (idf-weighted share).
 			if !single {
-				s *= 1 + nameCover*ix.names.cover(said, q.req, d)
+				s *= 1 + nameCover*ix.names.cover(said, creq, d)
 			}
 			// A name said in full scores down with its verb as its
 			// words do: "who approved MR 4521" says every word of
