@@ -563,6 +563,11 @@ func (ix *index) kindScores(q *analyzed) []float64 {
 	// last bits from call to call, and a tie could flip.
 	for _, t := range slices.Sorted(maps.Keys(q.weight)) {
 		w := q.weight[t]
+		// An identifier's words say whose thing it is, not which kind
+		// is asked: "pod" of pod_log_lines_total{…} (clause.go).
+		if q.ident[t] {
+			w *= identWeight
+		}
 		for _, p := range ix.kindPosts[t] {
 			ks[p.doc] += w * float64(p.w)
 			top = max(top, ks[p.doc])
