@@ -654,6 +654,13 @@ func (ix *index) analyze(query string) *analyzed {
 		}
 		ids[t] = true
 	}
+	// "check this query: fetch logs | filter …" (pipedquery.go).
+	for t := range pipedTerms(query) {
+		if ids == nil {
+			ids = map[string]bool{}
+		}
+		ids[t] = true
+	}
 	q.ident = ids
 	// "a ticket for the expired cert": what a new thing is about
 	// (content.go).
