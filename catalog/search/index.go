@@ -609,7 +609,7 @@ type analyzed struct {
 	req, main intent
 	// generic is whether the update it asks for is said only in general
 	// words (genericverb.go).
-	generic bool
+	generic intent
 	// bound are the words said only inside a tool name's object, with
 	// the objects' heads (objectphrase.go); nil for most requests.
 	bound map[string][]int32
@@ -639,7 +639,9 @@ func (ix *index) analyze(query string) *analyzed {
 	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query),
 		values: requestValues(query)}
 	q.req, q.main = requestIntents(query)
-	q.generic = q.req&intentUpdate != 0 && genericChange(query)
+	if q.req != 0 {
+		q.generic = genericChanges(query)
+	}
 	q.given = givenValues(query, q.values)
 	q.terms = terms(query)
 	slices.Sort(q.terms)
@@ -892,8 +894,8 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// "change the app's values file" asks for no sync
 			// (genericverb.go).
 			creq := req
-			if q.generic && f == verbBoost && req&ix.docIntent[d] == intentUpdate && ix.particularChange(d) {
-				f, creq = otherChange, req&^intentUpdate
+			if both := req & ix.docIntent[d]; q.generic != 0 && f == verbBoost && both&q.generic == both && ix.particularChange(d) {
+				f, creq = otherChange, req&^both
 			}
 			s *= f
 			// Grammatical number: "alert 3311" is get_alert's,
