@@ -1,10 +1,5 @@
 package search
 
-import (
-	"strings"
-	"unicode"
-)
-
 // A change asked for in general words. "change the helm values file of
 // the app", "set the viewport to 375x812", "create a notebook with the
 // queries we used": the request asks to change or make something and
@@ -34,7 +29,7 @@ var imperativeBefore = map[string]bool{
 // genericChanges returns the change classes the request asks for only
 // in general words, each said as an imperative.
 func genericChanges(query string) intent {
-	ws := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool { return !unicode.IsLetter(r) })
+	ws := verbWords(query)
 	var generic, particular intent
 	for i, w := range ws {
 		v := requestVerbs[w]

@@ -219,9 +219,7 @@ func requestIntent(query string) intent {
 // asks to create; the assignment comes after.
 func requestIntents(query string) (all, first intent) {
 	var in intent
-	ws := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
-		return !unicode.IsLetter(r)
-	})
+	ws := verbWords(query)
 	for i, w := range ws {
 		// Each word says its own change; a neighbour may change what
 		// that is, never what other words said.
