@@ -331,6 +331,10 @@ func asked(ws []string, i int) bool {
 	}
 	// "can we restart it" asks; "we can restart it" tells. A
 	// contraction's "ll" or "d" belongs to the word before it.
+	// "which regions can I deploy in?" asks for regions (whquestion.go).
+	if j > 0 && modals[ws[j-1]] && whObject(ws, j-1) {
+		return false
+	}
 	return j > 0 && modals[ws[j-1]] && ws[j-1] != "ll" && ws[j-1] != "d"
 }
 
