@@ -559,24 +559,14 @@ func (ix *index) namedKinds(query string, qt []string) []bool {
 func (ix *index) kindScores(q *analyzed) []float64 {
 	ks := make([]float64, ix.nKinds)
 	top := 0.0
-	// A word weighs here what it weighs in the tools' scores: an
-	// identifier's words say whose thing it is ("pod" of
-	// pod_log_lines_total{…}, clause.go), a story's set the scene.
-	var soft map[string]float64
-	for _, slot := range q.slots {
-		if slot[0].w < 1 && q.weight[slot[0].t] == 1 {
-			if soft == nil {
-				soft = map[string]float64{}
-			}
-			soft[slot[0].t] = slot[0].w
-		}
-	}
 	// Sorted, not map order: float sums in a varying order differ in the
 	// last bits from call to call, and a tie could flip.
 	for _, t := range slices.Sorted(maps.Keys(q.weight)) {
 		w := q.weight[t]
-		if sw, ok := soft[t]; ok {
-			w *= sw
+		// An identifier's words say whose thing it is, not which kind
+		// is asked: "pod" of pod_log_lines_total{…} (clause.go).
+		if q.ident[t] {
+			w *= identWeight
 		}
 		for _, p := range ix.kindPosts[t] {
 			ks[p.doc] += w * float64(p.w)

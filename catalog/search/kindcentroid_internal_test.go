@@ -96,24 +96,3 @@ func TestKindSignalIdentifierWords(t *testing.T) {
 		t.Errorf("top of %q = %s, want verify_query (ranking %v)", q, got, rankedTools(t, idx, docs, q, 4))
 	}
 }
-
-// A story's words set the scene; in the kind signal they weigh
-// contextWeight, as in the tools' scores.
-func TestKindSignalStoryWords(t *testing.T) {
-	docs := []Doc{
-		{Kind: "cluster", Tool: "pods_log", Description: "Get the logs of a pod's container."},
-		{Kind: "cluster", Tool: "pods_list", Description: "List the pods of a namespace, with their node and status."},
-		{Kind: "cluster", Tool: "nodes_top", Description: "Show the memory pressure and CPU of nodes."},
-		{Kind: "observe", Tool: "verify_query", Description: "Verify a query's syntax before running it; returns the errors found."},
-		{Kind: "observe", Tool: "execute_query", Description: "Execute a query and return its records."},
-		{Kind: "observe", Tool: "list_problems", Description: "List the open problems."},
-		{Kind: "chat", Tool: "post_message", Description: "Post a message to a channel."},
-	}
-	idx := New(docs, Options{NoRerank: true})
-	q := "Last night the pods kept failing and the nodes were under memory pressure for hours on end. Can you verify the syntax of this query and list its errors?"
-	ks := idx.ix.kindScores(idx.ix.analyze(q))
-	cluster, observe := ks[idx.ix.docKind[0]], ks[idx.ix.docKind[3]]
-	if cluster >= observe {
-		t.Errorf("kind signal of %q: cluster %.2f, observe %.2f; want the asked sentence's kind first", q, cluster, observe)
-	}
-}
