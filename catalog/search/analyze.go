@@ -77,6 +77,7 @@ var synonyms = map[string][]string{
 // word also yields its parts joined ("on-call" -> "oncall").
 func terms(text string) []string {
 	text = loginPhrase(text)
+	text = fixedCompounds(text) // "stack trace" (fixedcompound.go)
 	var out []string
 	add := func(w string) {
 		w = strings.ToLower(w)

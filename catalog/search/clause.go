@@ -164,7 +164,7 @@ func identifier(w string) bool {
 	case strings.Contains(strings.Trim(w, "/"), "/") && namedPath(w):
 		return true
 	}
-	return fileName(w) || podName(w) || instanceName(w) || kebabName(w)
+	return fileName(w) || podName(w) || instanceName(w) || kebabName(w) || filterPair(w)
 }
 
 // instanceName reports whether w names one instance of something by a

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -36,8 +37,21 @@ func lowerWords(text string) []string {
 // words of query that the index has and the query's own terms lack, each
 // with the first of the words it joined.
 func (ix *index) joinedTerms(query string, own map[string]float64) []joined {
-	ws := lowerWords(query)
 	var out []joined
+	for _, part := range clitics.Split(query, -1) {
+		out = ix.joinWords(lowerWords(part), own, out)
+	}
+	out = append(out, ix.camelWholes(query, own)...)
+	return append(out, ix.undoTerms(query, own)...)
+}
+
+// clitics are contractions' second halves ("I'm", "what's", "we're"):
+// no word runs on through one, so "I'm on" joins into neither "im" nor
+// "mon".
+var clitics = regexp.MustCompile(`['’](?:s|m|re|ll|d|t|ve)\b`)
+
+// joinWords appends to out the joins of adjacent words of ws.
+func (ix *index) joinWords(ws []string, own map[string]float64, out []joined) []joined {
 	for i := range ws {
 		cat := ws[i]
 		for j := i + 1; j < min(len(ws), i+maxJoin); j++ {
@@ -56,8 +70,7 @@ func (ix *index) joinedTerms(query string, own map[string]float64) []joined {
 			out = append(out, joined{t, first})
 		}
 	}
-	out = append(out, ix.camelWholes(query, own)...)
-	return append(out, ix.undoTerms(query, own)...)
+	return out
 }
 
 // camelWholes returns the run-together forms of the request's camelCase

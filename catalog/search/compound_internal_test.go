@@ -121,3 +121,35 @@ func TestCamelWordSaysWhole(t *testing.T) {
 		}
 	}
 }
+
+// A contraction's second half runs on into no word: "I'm on" is neither
+// "im" nor "mon", though tools say both; "who am i" is still whoami.
+func TestJoinedTermsSkipClitics(t *testing.T) {
+	docs := []Doc{
+		{Kind: "ops", Tool: "whoami", Description: "Who am I: the current user."},
+		{Kind: "ops", Tool: "get_mon_status", Description: "Status of the mon daemons."},
+		{Kind: "ops", Tool: "im_send", Description: "Send an IM."},
+	}
+	ix := New(docs, Options{NoRerank: true}).ix
+	has := func(q, term string) bool {
+		for _, j := range ix.joinedTerms(q, map[string]float64{}) {
+			if j.term == term {
+				return true
+			}
+		}
+		return false
+	}
+	for _, tc := range []struct {
+		q, term string
+		want    bool
+	}{
+		{"grab the tree of the page I'm on", "mon", false},
+		{"grab the tree of the page I'm on", "im", false},
+		{"grab the tree of the page I’m on", "mon", false},
+		{"who am i on this cluster", "whoami", true},
+	} {
+		if got := has(tc.q, tc.term); got != tc.want {
+			t.Errorf("joinedTerms(%q) has %q = %v, want %v", tc.q, tc.term, got, tc.want)
+		}
+	}
+}

@@ -89,6 +89,9 @@ type index struct {
 	kindPosts map[string][]posting
 	// kindNames maps a word that names a kind to that kind's position.
 	kindNames map[string]int32
+	// kindWords are each kind's tool name words, sorted
+	// (kindabbreviation.go).
+	kindWords [][]string
 	// kindIDs are each kind's identifier patterns (KindConfig.IDPatterns).
 	kindIDs [][]idPattern
 	// docIntent is the change a tool's name says (see intent.go).
@@ -289,6 +292,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	ix.objects = objectPhrases(ix.nameTerms, ix.names)
 	ix.heads = nameHeads(entries)
 	ix.buildKinds(entries, tfs, common, about)
+	ix.kindWords = kindNameWords(entries, ix.docKind, ix.nKinds)
 	ix.dropObjectNames(entries, common, nameFields(docs))
 	ix.numberDocs = numberIndex(nameNumbers(entries))
 	ix.docValues = vals
@@ -559,6 +563,11 @@ func (ix *index) kindScores(q *analyzed) []float64 {
 	// last bits from call to call, and a tie could flip.
 	for _, t := range slices.Sorted(maps.Keys(q.weight)) {
 		w := q.weight[t]
+		// An identifier's words say whose thing it is, not which kind
+		// is asked: "pod" of pod_log_lines_total{…} (clause.go).
+		if q.ident[t] {
+			w *= identWeight
+		}
 		for _, p := range ix.kindPosts[t] {
 			ks[p.doc] += w * float64(p.w)
 			top = max(top, ks[p.doc])
@@ -598,6 +607,9 @@ type analyzed struct {
 	// req is the change the request asks for, and main the change of its
 	// first verb (requestIntents).
 	req, main intent
+	// generic is whether the update it asks for is said only in general
+	// words (genericverb.go).
+	generic intent
 	// bound are the words said only inside a tool name's object, with
 	// the objects' heads (objectphrase.go); nil for most requests.
 	bound map[string][]int32
@@ -627,6 +639,9 @@ func (ix *index) analyze(query string) *analyzed {
 	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query),
 		values: requestValues(query)}
 	q.req, q.main = requestIntents(query)
+	if q.req != 0 {
+		q.generic = genericChanges(query)
+	}
 	q.given = givenValues(query, q.values)
 	q.terms = terms(query)
 	slices.Sort(q.terms)
@@ -641,13 +656,22 @@ func (ix *index) analyze(query string) *analyzed {
 		}
 		ids[t] = true
 	}
+	// "check this query: fetch logs | filter …" (pipedquery.go).
+	for t := range pipedTerms(query) {
+		if ids == nil {
+			ids = map[string]bool{}
+		}
+		ids[t] = true
+	}
 	q.ident = ids
 	// "a ticket for the expired cert": what a new thing is about
 	// (content.go).
 	content := contentTerms(query, q.req)
+	// "hit Escape to close the modal" (purpose.go).
+	why := purposeTerms(query)
 	for _, t := range q.terms {
 		w := 1.0
-		if ctx[t] || content[t] {
+		if ctx[t] || content[t] || why[t] {
 			w = contextWeight
 		}
 		if ids[t] {
@@ -688,6 +712,9 @@ func (ix *index) analyze(query string) *analyzed {
 			}
 		}
 	}
+	// "<kind> app": a short word the named kind's names spell out
+	// (kindabbreviation.go).
+	ix.expandKindAbbreviations(q)
 	// An expansion is an alternative for the words that triggered it
 	// ("rate" may match "metrics"); one whose trigger is all stopwords
 	// ("how many") is a slot of its own.
@@ -864,6 +891,12 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// for a request. Alias bonuses stay whole: an operator's
 			// phrase outranks the verb heuristic.
 			f := intentFactor(req, ix.docIntent[d])
+			// "change the app's values file" asks for no sync
+			// (genericverb.go).
+			creq := req
+			if both := req & ix.docIntent[d]; q.generic != 0 && f == verbBoost && both&q.generic == both && ix.particularChange(d) {
+				f, creq = otherChange, req&^both
+			}
 			s *= f
 			// Grammatical number: "alert 3311" is get_alert's,
 			// "alerts" list_alerts'.
@@ -886,7 +919,7 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 			// list_metrics, half of get_metric_metadata). Rare name
 			// words count for more (idf-weighted share).
 			if !single {
-				s *= 1 + nameCover*ix.names.cover(said, q.req, d)
+				s *= 1 + nameCover*ix.names.cover(said, creq, d)
 			}
 			// A name said in full scores down with its verb as its
 			// words do: "who approved MR 4521" says every word of

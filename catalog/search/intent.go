@@ -219,9 +219,7 @@ func requestIntent(query string) intent {
 // asks to create; the assignment comes after.
 func requestIntents(query string) (all, first intent) {
 	var in intent
-	ws := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
-		return !unicode.IsLetter(r)
-	})
+	ws := verbWords(query)
 	for i, w := range ws {
 		// Each word says its own change; a neighbour may change what
 		// that is, never what other words said.
@@ -315,6 +313,10 @@ func asked(ws []string, i int) bool {
 	if i >= 2 && ws[i-1] == "to" && ability[ws[i-2]] {
 		return false
 	}
+	// "hit Escape to close the modal" says what for (purpose.go).
+	if purpose(ws, i) {
+		return false
+	}
 	j := i - 1
 	for j > 0 && (modals[ws[j]] || adverbs[ws[j]]) {
 		j--
@@ -329,6 +331,10 @@ func asked(ws []string, i int) bool {
 	}
 	// "can we restart it" asks; "we can restart it" tells. A
 	// contraction's "ll" or "d" belongs to the word before it.
+	// "which regions can I deploy in?" asks for regions (whquestion.go).
+	if j > 0 && modals[ws[j-1]] && whObject(ws, j-1) {
+		return false
+	}
 	return j > 0 && modals[ws[j-1]] && ws[j-1] != "ll" && ws[j-1] != "d"
 }
 
