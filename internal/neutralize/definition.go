@@ -426,6 +426,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	solicitations(s, folded, sub.words, add)
 	carriedResults(s, folded, sub.siblings, add)
 	otherBehaviours(s, folded, sub.siblings, add)
+	triggers(s, cs, sub.words, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}
