@@ -427,6 +427,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	carriedResults(s, folded, sub.siblings, add)
 	otherBehaviours(s, folded, sub.siblings, add)
 	triggers(s, cs, sub.words, add)
+	standingCopies(s, cs, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}
