@@ -1,6 +1,13 @@
 package neutralize
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
+
+// fixedTarget is a place data can be moved to that a definition writes
+// out: an address (see standingAddress), a #channel or an @handle.
+var fixedTarget = regexp.MustCompile(`(?:^|[\s(\x60'"])[#@][A-Za-z][\w.-]*|` + standingAddress.String())
 
 // A trigger is a case that a definition singles out by a sensitive
 // matter, security, authentication, payment, salaries, legal, an audit,
@@ -78,7 +85,8 @@ func (c *clause) condition(s string) (int, int, bool) {
 
 // departs reports a departure in the clause outside its condition
 // s[i:j]: a claimed outcome, a misreport, a weakened safeguard or hiding,
-// or data moved to a tool or an address, with no negation word before it.
+// or data moved (a transfer word, a verb of motion, "defaults") to a tool,
+// an address, a #channel or an @handle, with no negation word before it.
 // A departure of two words ("without telling") counts when the rest of
 // the clause holds no negation word.
 func (c *clause) departs(s string, i, j int) bool {
@@ -87,13 +95,11 @@ func (c *clause) departs(s string, i, j int) bool {
 		elsewhere = 1<<cExternal | 1<<cTool
 	)
 	rest := conceptMask(s[c.start:i], false) | conceptMask(s[j:c.end], false)
-	if rest&departure == 0 && (rest&(1<<cTransfer) == 0 || rest&elsewhere == 0) {
-		return false
+	target := rest&elsewhere != 0 || fixedTarget.MatchString(s[c.start:i]) || fixedTarget.MatchString(s[j:c.end])
+	moves := func(w string) bool {
+		return target && (conceptMask(w, false)&(1<<cTransfer) != 0 || motionVerbs[w] || w == "defaults")
 	}
-	if rest&elsewhere == 0 {
-		rest &^= 1 << cTransfer
-	}
-	negated := false
+	negated, found := false, false
 	for _, t := range c.words {
 		if t.start >= i && t.end <= j {
 			continue
@@ -102,9 +108,14 @@ func (c *clause) departs(s string, i, j int) bool {
 			negated = true
 			continue
 		}
-		if !negated && conceptMask(t.w, false)&rest&(departure|1<<cTransfer) != 0 {
-			return true
+		if conceptMask(t.w, false)&departure != 0 || moves(t.w) {
+			found = true
+			if !negated {
+				return true
+			}
 		}
 	}
-	return !negated
+	// A departure of two words ("without telling") or in a script
+	// without spaces is not a word of its own.
+	return !found && !negated && rest&departure != 0
 }
