@@ -121,13 +121,15 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 		if done == c.sentence {
 			continue
 		}
-		// An order is also a word of the agent or order concepts ("you",
-		// "must", "always") in any language their lists cover, when the
-		// sentence is not English: a misread first sentence ("Retrieve a
-		// page as Markdown" has two Portuguese words) must not make an
-		// English "must" foreign.
+		// An order is also a word of the agent concept ("you", "the
+		// model"), or of the order concept ("must", "always") with a
+		// word of another concept than negation and scope, in any
+		// language their lists cover, when the sentence is not English:
+		// "名称必须唯一" (the name must be unique) is a constraint, and a
+		// misread first sentence ("Retrieve a page as Markdown" has two
+		// Portuguese words) must not make an English "must" foreign.
 		listed := c.foreignOrder()
-		if !listed && conceptMask(s[c.start:c.end], false)&(1<<cAgent|1<<cOrder) == 0 {
+		if m := conceptMask(s[c.start:c.end], false); !listed && m&(1<<cAgent) == 0 && (m&(1<<cOrder) == 0 || m&^(1<<cOrder|1<<cNegation|1<<cScope) == 0) {
 			continue
 		}
 		if !known {
