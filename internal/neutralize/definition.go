@@ -428,6 +428,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	otherBehaviours(s, folded, sub.siblings, add)
 	triggers(s, cs, sub.words, add)
 	standingCopies(s, cs, add)
+	hostileSends(s, cs, sub.words, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}
