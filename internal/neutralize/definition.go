@@ -407,6 +407,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	}
 	intent(s, cs, sub.ownWords(), add)
 	toolChoice(s, folded, add)
+	barredOthers(s, folded, add)
 	choiceClaimed(s, folded, sub, others, add)
 	callSequences(s, folded, sub.siblings, add)
 	capsTags(s, add)
