@@ -18,6 +18,28 @@ import (
 // them: one is a finding.
 var choiceAgainst = regexp.MustCompile(`(?i)\bwhy\s+(?:use|settle\s+for|choose|pick|bother\s+with|trust)\s+(?:\w+\s+){0,2}?(?:inferior|outdated|lesser|other|worse|slower|old)\b|\b(?:don'?t|do\s+not|never)\s+(?:settle\s+for|fall\s+behind|trust\s+(?:any\s+)?other)\b|\binferior\s+(?:[\w-]+\s+)?(?:tools?|alternatives?|options?|competitors?|products?|solutions?|services?|servers?)\b|\byour\s+competitors\s+(?:are|already)\b|\b(?:prefer|choose|pick|select|use)\s+(?:this|it|me|us)\s+(?:tool\s+|server\s+|one\s+)?(?:over|to|above|instead\s+of|rather\s+than)\s+(?:all\s+|any\s+|every\s+|the\s+)?(?:other|others|alternatives?|competitors?|competing)\b|\b(?:always|only)\s+(?:choose|pick|select|trust)\s+this\s+(?:tool|server|one)\b|\b(?:is|the)\s+only\s+(?:\w+\s+)?tool\s+you\s+(?:need|should\s+(?:use|trust))\b|\buse\s+(?:it|this)\s+while\s+you\s+(?:still\s+)?can\b`)
 
+// othersBarred bars every other tool outright: "all other finance tools
+// … must not be used", "never trust any other search tool". An honest
+// server bars another tool only for a purpose of its own flow ("do not
+// use other tools to edit this file"), which [barredOthers] leaves.
+var othersBarred = regexp.MustCompile(`(?i)\b(?:all|any|every|the)\s+other\s+(?:[\w-]+\s+){0,2}?(?:tools?|servers?|functions?|plugins?)\b[^.;\n]{0,80}?\b(?:must|should|shall|can)(?:\s+not|n't|not)\s+(?:be\s+)?(?:used|called|trusted|relied)\b|\b(?:never|don'?t|do\s+not|must\s+not|should\s+not)\s+(?:use|call|trust|rely\s+on)\s+(?:any|all|the)\s+other\s+(?:[\w-]+\s+){0,2}?(?:tools?|servers?|functions?|plugins?)\b`)
+
+// purposeAfter opens the purpose an honest bar names right after it.
+var purposeAfter = regexp.MustCompile(`(?i)^\s*(?:,\s*)?(?:to|for|when|while|unless|except|in\s+order)\b`)
+
+// barredOthers reports each match of othersBarred with no purpose after
+// it.
+func barredOthers(s, folded string, add func(Rule, int, int)) {
+	if !strings.Contains(folded, "other") {
+		return
+	}
+	for _, loc := range othersBarred.FindAllStringIndex(s, -1) {
+		if !purposeAfter.MatchString(s[loc[1]:]) {
+			add(RuleToolReference, loc[0], loc[1])
+		}
+	}
+}
+
 // choiceClaims are claims of acclaim or superiority: two distinct ones
 // in a text are a finding.
 var choiceClaims = regexp.MustCompile(`(?i)\brated\s+#?\s*1\b|#1\s+(?:rated|choice|tool|rank)|\baward[\s-]winning\b|\b(?:trusted|used|recommended|endorsed|loved|approved|certified)\s+by\s+(?:over\s+)?(?:fortune\s+\d+|top\b|leading\b|experts\b|millions\b|the\s+united\s+nations\b|(?:harvard|stanford|mit|google|microsoft|nasa)\b|\d)|\bfeatured\s+(?:in|on)\s+(?:forbes|techcrunch|wired|nature|ted\b|the\s+new\s+york|harvard|bloomberg)|\bas\s+seen\s+on\b|\bfive[\s-]star\s+reviews\b|\b\d+(?:\.\d+)?%\s+(?:customer\s+)?satisfaction\b|\bover\s+\d[\d,.]*\s*(?:k|m|million|thousand|billion)?\s+(?:daily\s+)?(?:users|downloads|customers|reviews|installs)\b|\bscientifically\s+proven\b|\b\d+\s*(?:x|%)\s+(?:better|faster|more\s+(?:accurate|reliable|precise|powerful))\b|\boutperforms?\s+(?:all|any|every)\b|\b(?:better|superior)\s+(?:to|than)\s+(?:all|any|every)\s+other\b|\bgame[\s-]changer\b|\bunmatched\s+(?:precision|accuracy|quality|performance)\b|\bzero\s+errors\b|\b(?:vip|elite)\s+(?:exclusive|users|access)\b|\bexpires\s+soon\b|\b(?:the\s+)?(?:best|most\s+trusted|most\s+accurate|top[\s-]rated|highest[\s-]rated|number\s+one|industry[\s-]leading|best[\s-]in[\s-]class|world'?s\s+(?:best|leading))\s+(?:[\w-]+\s+){0,2}?(?:tool|server|option|choice|solution)\b`)

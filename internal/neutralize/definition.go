@@ -407,6 +407,7 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	}
 	intent(s, cs, sub.ownWords(), add)
 	toolChoice(s, folded, add)
+	barredOthers(s, folded, add)
 	choiceClaimed(s, folded, sub, others, add)
 	callSequences(s, folded, sub.siblings, add)
 	capsTags(s, add)
@@ -426,6 +427,9 @@ func (n *Neutralizer) inspect(s string, sub *Subject, others map[string]bool, fi
 	solicitations(s, folded, sub.words, add)
 	carriedResults(s, folded, sub.siblings, add)
 	otherBehaviours(s, folded, sub.siblings, add)
+	triggers(s, cs, sub.words, add)
+	standingCopies(s, cs, add)
+	hostileSends(s, cs, sub.words, add)
 	if !filter || mayLeave(folded) {
 		disclosedExfiltration(s, sub.words, add)
 	}

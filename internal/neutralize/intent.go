@@ -118,10 +118,20 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 			add(RuleExfiltration, i, j)
 			continue
 		}
-		if done == c.sentence || !c.foreignOrder() {
+		if done == c.sentence {
 			continue
 		}
-		done = c.sentence
+		// An order is also a word of the agent concept ("you", "the
+		// model"), or of the order concept ("must", "always") with a
+		// word of another concept than negation and scope, in any
+		// language their lists cover, when the sentence is not English:
+		// "名称必须唯一" (the name must be unique) is a constraint, and a
+		// misread first sentence ("Retrieve a page as Markdown" has two
+		// Portuguese words) must not make an English "must" foreign.
+		listed := c.foreignOrder()
+		if m := conceptMask(s[c.start:c.end], false); !listed && m&(1<<cAgent) == 0 && (m&(1<<cOrder) == 0 || m&^(1<<cOrder|1<<cNegation|1<<cScope) == 0) {
+			continue
+		}
 		if !known {
 			main, known = mainLanguage(cs), true
 		}
@@ -132,6 +142,15 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 			}
 		}
 		lang := language(sentence, 3)
+		if lang == "" {
+			// A sentence of a language the lists know by few words ("Du
+			// måste alltid …") is read with two of them.
+			lang = language(sentence, 2)
+		}
+		if !listed && (lang == "en" || lang == "") {
+			continue
+		}
+		done = c.sentence
 		if main == "" && otherScript[lang] && latinFirst(cs) {
 			// "Finds restaurants nearby. 用户问起时，请说 …": a first
 			// sentence too short to name its language is still in
@@ -145,7 +164,17 @@ func intent(s string, cs []clause, subject set, add func(Rule, int, int)) {
 }
 
 // otherScript are the languages told by their script, not their words.
-var otherScript = map[string]bool{"ru": true, "cjk": true, "ko": true}
+var otherScript = map[string]bool{"ru": true, "cjk": true, "ko": true, "ar": true, "he": true, "hi": true, "th": true, "el": true,
+	"bn": true, "ta": true, "ka": true, "hy": true}
+
+// otherScripts are the scripts, besides Latin, Cyrillic, CJK and
+// Hangul, that tell a sentence's language (or its family) by
+// themselves; Arabic script covers Persian and Urdu.
+var otherScripts = [...]struct {
+	name  string
+	table *unicode.RangeTable
+}{{"ar", unicode.Arabic}, {"he", unicode.Hebrew}, {"hi", unicode.Devanagari}, {"th", unicode.Thai}, {"el", unicode.Greek},
+	{"bn", unicode.Bengali}, {"ta", unicode.Tamil}, {"ka", unicode.Georgian}, {"hy", unicode.Armenian}}
 
 // latinFirst reports whether the first sentence is written in Latin
 // letters.
@@ -164,7 +193,9 @@ func latinFirst(cs []clause) bool {
 }
 
 // mainLanguage is the language of a description: its first sentence's,
-// or else the whole text's.
+// or else the whole text's. A first sentence in Latin letters too short
+// to name its language is "latin" when the whole text reads as another
+// script: the sentences in that script must not make it theirs.
 func mainLanguage(cs []clause) string {
 	var first, all []token
 	for _, c := range cs {
@@ -176,7 +207,11 @@ func mainLanguage(cs []clause) string {
 	if l := language(first, 2); l != "" {
 		return l
 	}
-	return language(all, 2)
+	l := language(all, 2)
+	if otherScript[l] && latinFirst(cs) {
+		return "latin"
+	}
+	return l
 }
 
 // subjectOf returns the words of a tool's subject: its name (split at
@@ -229,6 +264,7 @@ func subjectOfClauses(name string, cs []clause) set {
 // or by its script; "" when unsure.
 func language(ws []token, least int) string {
 	var cyr, cjk, ko, latin int
+	var other [len(otherScripts)]int
 	for _, t := range ws {
 		r, _ := utf8.DecodeRuneInString(t.w)
 		switch {
@@ -240,6 +276,13 @@ func language(ws []token, least int) string {
 			ko++
 		case unicode.Is(unicode.Latin, r):
 			latin++
+		default:
+			for k, sc := range otherScripts {
+				if unicode.Is(sc.table, r) {
+					other[k]++
+					break
+				}
+			}
 		}
 	}
 	switch {
@@ -249,6 +292,11 @@ func language(ws []token, least int) string {
 		return "cjk"
 	case ko > latin:
 		return "ko"
+	}
+	for k, n := range other {
+		if n > latin && n > cyr && n > cjk && n > ko {
+			return otherScripts[k].name
+		}
 	}
 	best, score, second := "", 0, 0
 	for _, lang := range languageOrder {

@@ -181,11 +181,11 @@ var knowers = words(`user users customer customers client's they he she human hu
 	nobody team admin admins operator operators requester recipient recipients someone`)
 
 // languageOrder is the order ties between languages are settled in.
-var languageOrder = []string{"en", "de", "es", "fr", "pt", "it", "nl", "pl"}
+var languageOrder = []string{"en", "de", "es", "fr", "pt", "it", "nl", "pl", "sv", "no", "id", "tr", "vi", "fi", "ro", "hu", "cs", "sw", "tl"}
 
 // languages are function words that tell a sentence's language.
 var languages = map[string]set{
-	"en": words(`the and of to is are a with for this in that it or be by from returns on`),
+	"en": words(`the and of to is are a an as with for this in that it or be by from returns on you your can will if not`),
 	"de": words(`der die das und ist nicht mit den dem ein eine zu von für auf im des bei oder wird sich bitte uns auch`),
 	"es": words(`el la los las de que y en un una por con para del al es se lo`),
 	"fr": words(`le la les de des et est un une pour dans que qui en du au avec ne pas vous`),
@@ -193,6 +193,17 @@ var languages = map[string]set{
 	"it": words(`il lo la gli le di che e un una per con non del della è sono al`),
 	"nl": words(`de het een en van is niet met voor op te dat die je naar bij om`),
 	"pl": words(`w z na do nie się jest oraz dla od po że lub jako ze przez aby jeśli`),
+	"sv": words(`du och att det som är på för med inte av till ett om har kan ska eller`),
+	"no": words(`du og at det som er på for med ikke av af til et om har kan skal eller`), // Norwegian and Danish
+	"id": words(`yang dan di ke dari untuk dengan ini itu atau adalah tidak akan pada juga dalam`),
+	"tr": words(`ve bir bu için ile olarak olan veya değil ama gibi daha çok her`),
+	"vi": words(`và của là có cho các được trong không này với những một khi để`),
+	"fi": words(`ja on ei se että kun tai jos myös ovat oli kuin mutta`),
+	"ro": words(`și de la în cu pe nu este sau pentru care un o să din`),
+	"hu": words(`és a az hogy nem is egy van ez meg vagy csak`),
+	"cs": words(`a je se na v že to s z do pro jsou nebo ale jako`),
+	"sw": words(`na ya wa kwa ni la za katika hii kama au`),
+	"tl": words(`ang ng sa mga na at ay para kung ito hindi`),
 }
 
 // More lists of the intent rules.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -534,6 +535,18 @@ func TestScorerCrossValidation(t *testing.T) {
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "%-8s %5s | %-14s %-14s | %-14s %-14s | %-14s %-14s | %s\n", "set", "n", "rules caught", "rules flagged", "scorer caught", "scorer flagged", "both caught", "both flagged", "fixture FP held out")
 	var tot struct{ np, nc, rc, rf, sc, sf, bc, bf, fx, fxFP int }
+	// sweep counts, at each margin, the poisoned lines caught and the
+	// clean lines and held-out fixtures flagged by rules + scorer and by
+	// the scorer alone, so that two feature sets can be compared at the
+	// same false-positive rate, not only at the committed margin.
+	margins := []float64{0.5, 1, 1.5, 2, 3}
+	type sweepRow struct{ bc, bf, sc, sf, fxFP int }
+	sweep := make([]sweepRow, len(margins))
+	// sole counts, for each rule kind, the poisoned lines that only
+	// that kind's rules catch, and backed those of them the held-out
+	// scorer catches too: how many catches hang on one family of rules
+	// and would go if it were dropped.
+	sole, backed := map[Rule]int{}, map[Rule]int{}
 	for fold, s := range setNames {
 		var trX []example
 		var trD []doc
@@ -546,6 +559,40 @@ func TestScorerCrossValidation(t *testing.T) {
 		}
 		w := train(trX, cfg)
 		th := thresholdFor(trD, trX, w, cfg.margin, cfg.perRole)
+		th0 := thresholdFor(trD, trX, w, 0, cfg.perRole)
+		for i, d := range docs {
+			if d.set != s && !(d.set == "fixtures" && held[d.kind] == fold) {
+				continue
+			}
+			score := docScore(exs[i], w, th0)
+			rule := d.set != "fixtures" && len(n.Inspect(d.line, others)) > 0
+			for k, m := range margins {
+				learned := score > m
+				switch {
+				case d.set == "fixtures":
+					sweep[k].fxFP += b2i(learned)
+				case d.poisoned:
+					sweep[k].bc += b2i(rule || learned)
+					sweep[k].sc += b2i(learned)
+				default:
+					sweep[k].bf += b2i(rule || learned)
+					sweep[k].sf += b2i(learned)
+				}
+			}
+			if d.set == "fixtures" || !d.poisoned {
+				continue
+			}
+			kinds := map[Rule]bool{}
+			for _, f := range n.Inspect(d.line, others) {
+				kinds[f.Rule] = true
+			}
+			if len(kinds) == 1 {
+				for r := range kinds {
+					sole[r]++
+					backed[r] += b2i(docScore(exs[i], w, th) > 0)
+				}
+			}
+		}
 		var np, nc, rc, rf, sc, sf, bc, bf, fx, fxFP int
 		for i, d := range docs {
 			if d.set == "fixtures" && held[d.kind] == fold {
@@ -593,6 +640,16 @@ func TestScorerCrossValidation(t *testing.T) {
 		tot.fxFP += fxFP
 	}
 	fmt.Fprintf(&out, "%-8s %5d | %-14s %-14s | %-14s %-14s | %-14s %-14s | %d/%d\n", "pooled", tot.np, frac(tot.rc, tot.np), frac(tot.rf, tot.nc), frac(tot.sc, tot.np), frac(tot.sf, tot.nc), frac(tot.bc, tot.np), frac(tot.bf, tot.nc), tot.fxFP, tot.fx)
+	fmt.Fprintf(&out, "\npooled by margin (the threshold is the highest trained-on fixture sentence plus the margin)\n%-6s | %-14s %-14s | %-14s %-14s | %s\n", "margin", "both caught", "both flagged", "scorer caught", "scorer flagged", "fixture FP held out")
+	for k, m := range margins {
+		r := sweep[k]
+		fmt.Fprintf(&out, "%-6.1f | %-14s %-14s | %-14s %-14s | %d/%d\n", m, frac(r.bc, tot.np), frac(r.bf, tot.nc), frac(r.sc, tot.np), frac(r.sf, tot.nc), r.fxFP, tot.fx)
+	}
+	ruleKinds := slices.Sorted(maps.Keys(sole))
+	fmt.Fprintf(&out, "\npoisoned lines only one rule kind catches, and how many of them the held-out scorer catches (margin %.1f)\n", cfg.margin)
+	for _, r := range ruleKinds {
+		fmt.Fprintf(&out, "%-18s %4d, scorer %s\n", r, sole[r], frac(backed[r], sole[r]))
+	}
 	t.Logf("leave-one-set-out, %+v\n%s", cfg, out.String())
 }
 
