@@ -81,7 +81,19 @@ func TestKindFactor(t *testing.T) {
 // that checks queries, though the metric's words are a cluster's. In the
 // kind signal they weigh identWeight, as in the tools' scores.
 func TestKindSignalIdentifierWords(t *testing.T) {
-	docs := []Doc{
+	docs := queryCheckDocs()
+	idx := New(docs, Options{NoRerank: true})
+	q := `check the syntax of pod_log_lines_total{pod_name="x", node_name="y"}`
+	if got := topTool(t, idx, docs, q); got != "verify_query" {
+		t.Errorf("top of %q = %s, want verify_query (ranking %v)", q, got, rankedTools(t, idx, docs, q, 4))
+	}
+}
+
+// queryCheckDocs is a fleet where a cluster's log tools and a kind that
+// checks queries share words: a request about a query's syntax names the
+// cluster's metrics or pods.
+func queryCheckDocs() []Doc {
+	return []Doc{
 		{Kind: "cluster", Tool: "pods_log", Description: "Get the logs of a pod's container."},
 		{Kind: "cluster", Tool: "pods_list", Description: "List the pods of a namespace, with their node and status."},
 		{Kind: "cluster", Tool: "nodes_log", Description: "Get the logs of a node's kubelet."},
@@ -89,10 +101,5 @@ func TestKindSignalIdentifierWords(t *testing.T) {
 		{Kind: "observe", Tool: "execute_query", Description: "Execute a query and return its records."},
 		{Kind: "observe", Tool: "list_problems", Description: "List the open problems."},
 		{Kind: "chat", Tool: "post_message", Description: "Post a message to a channel."},
-	}
-	idx := New(docs, Options{NoRerank: true})
-	q := `check the syntax of pod_log_lines_total{pod_name="x", node_name="y"}`
-	if got := topTool(t, idx, docs, q); got != "verify_query" {
-		t.Errorf("top of %q = %s, want verify_query (ranking %v)", q, got, rankedTools(t, idx, docs, q, 4))
 	}
 }

@@ -35,15 +35,7 @@ func TestPipedTerms(t *testing.T) {
 // "fetch logs" inside a pasted query asks for no logs: the tool that
 // checks queries comes before the cluster's log tools.
 func TestPipedQueryRanks(t *testing.T) {
-	docs := []Doc{
-		{Kind: "cluster", Tool: "pods_log", Description: "Get the logs of a pod's container."},
-		{Kind: "cluster", Tool: "pods_list", Description: "List the pods of a namespace, with their node and status."},
-		{Kind: "cluster", Tool: "nodes_log", Description: "Get the logs of a node's kubelet."},
-		{Kind: "observe", Tool: "verify_query", Description: "Verify a query's syntax before running it; returns the errors found."},
-		{Kind: "observe", Tool: "execute_query", Description: "Execute a query and return its records."},
-		{Kind: "observe", Tool: "list_problems", Description: "List the open problems."},
-		{Kind: "chat", Tool: "post_message", Description: "Post a message to a channel."},
-	}
+	docs := queryCheckDocs()
 	idx := New(docs, Options{NoRerank: true})
 	q := `check this for syntax errors: fetch logs | filter pod.name == "x" | summarize count(), by:{k8s.pod.name}`
 	got := rankedTools(t, idx, docs, q, 7)
