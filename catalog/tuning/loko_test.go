@@ -71,6 +71,11 @@ type lokoResult struct {
 // 0), to see which features carry over to kinds the fit never saw;
 // LOKO_WEIGHTS=path writes each kind's refitted weights; LOKO_BALANCE=1
 // gives each kind's requests the same total weight in the fit.
+//
+// LOKO_SET=pattern scores a sealed set instead (a glob under
+// ../testdata/sealed, e.g. "all23/all23-*.jsonl"): the fits are the same,
+// on the house and unseen requests without K's, and each kind's catalog
+// scores the set's requests whose first expected tool is that kind's.
 func TestEvalSearchLOKO(t *testing.T) {
 	if os.Getenv("LOKO") == "" {
 		t.Skip("set LOKO=1 to run the leave-one-kind-out evaluation")
@@ -85,12 +90,27 @@ func TestEvalSearchLOKO(t *testing.T) {
 		none := ranker{"none", func(string, int) []string { return nil }}
 		bm, ein = none, none
 	}
-	results := make([]lokoResult, len(l.kinds))
+	scored := l.byKind
+	if pat := os.Getenv("LOKO_SET"); pat != "" {
+		scored = byPrimaryKind(loadSealed(t, pat))
+		if len(scored) == 0 {
+			t.Fatalf("LOKO_SET: no requests match %q under ../testdata/sealed", pat)
+		}
+		for k := range scored {
+			if l.cats[k] == nil {
+				t.Fatalf("LOKO_SET: kind %q has no leave-one-kind-out catalog; kinds are %v", k, l.kinds)
+			}
+		}
+	}
+	results := make([]lokoResult, 0, len(l.kinds))
 	var misses strings.Builder
-	for i, kind := range l.kinds {
+	for _, kind := range l.kinds {
+		if len(scored[kind]) == 0 {
+			continue
+		}
 		ours := oursRanker("ours", l.cats[kind])
 		r := lokoResult{kind: kind}
-		for _, q := range l.byKind[kind] {
+		for _, q := range scored[kind] {
 			got := ours.search(q.Q, 5)
 			r.ours.add(q.Expect, got)
 			r.bm.add(q.Expect, bm.search(q.Q, 5))
@@ -105,7 +125,7 @@ func TestEvalSearchLOKO(t *testing.T) {
 				fmt.Fprintf(&misses, "%s\t%s\t%q\twant %s\tgot %s\n", kind, at5, q.Q, strings.Join(q.Expect, ","), strings.Join(got, " "))
 			}
 		}
-		results[i] = r
+		results = append(results, r)
 	}
 	t.Log("\n" + renderLOKO(results))
 	// LOKO_MISSES=path writes every request whose first result is not
@@ -115,6 +135,15 @@ func TestEvalSearchLOKO(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// byPrimaryKind groups qs by their primary kind.
+func byPrimaryKind(qs []tuning.Query) map[string][]tuning.Query {
+	out := map[string][]tuning.Query{}
+	for _, q := range qs {
+		out[primaryKind(q)] = append(out[primaryKind(q)], q)
+	}
+	return out
 }
 
 // loko is the leave-one-kind-out setting: every request by its primary
@@ -149,10 +178,7 @@ type lokoData struct {
 // looks.
 func newLOKOData(t *testing.T, fleet []kindgroups.Server, noLex bool) *lokoData {
 	qs := append(catalogtest.Queries(t), loadUnseen(t)...)
-	byKind := map[string][]tuning.Query{}
-	for _, q := range qs {
-		byKind[primaryKind(q)] = append(byKind[primaryKind(q)], q)
-	}
+	byKind := byPrimaryKind(qs)
 	only := map[string]bool{}
 	for _, k := range strings.Split(os.Getenv("LOKO_KINDS"), ",") {
 		if k != "" {
