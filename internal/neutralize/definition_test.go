@@ -136,10 +136,7 @@ func TestInspectPoisonedCorpus(t *testing.T) {
 		}
 	}
 
-	sc, err := neutralize.DefaultScorer()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := neutralize.MeasuredScorer(t)
 	tools, texts, flagged, learned := 0, 0, 0, 0
 	kinds := make([]string, 0, len(loaded))
 	for k := range loaded {
@@ -191,10 +188,7 @@ func TestInspectPoisonedCorpus(t *testing.T) {
 // each must come back clean from the rules and from the scorer.
 func TestInspectRealServerTexts(t *testing.T) {
 	n := neutralize.New()
-	sc, err := neutralize.DefaultScorer()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := neutralize.MeasuredScorer(t)
 	for _, text := range []string{
 		// Shaped like @zereight/mcp-gitlab's health_check, which names a
 		// field of its answer in parentheses.
@@ -427,22 +421,21 @@ func isNumber(s string) bool {
 // <name>_clean.txt): how many poisoned descriptions Inspect catches and
 // how many clean-but-tricky ones it flags, with the tool names of the
 // fixture fleet as the other kinds' tools; then the same with the learned
-// scorer beside the rules, as the pinner reads a definition. The floors
-// are the rules' own.
+// scorer beside the rules, as the pinner reads a definition, and the
+// scorer alone. The floors are the rules' own. SCORER_MODEL=file
+// measures that model instead of the embedded one (see
+// scorer_train_internal_test.go), here and in TestInspectPoisonedCorpus.
 func TestInspectBlindSets(t *testing.T) {
 	n := neutralize.New()
-	sc, err := neutralize.DefaultScorer()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := neutralize.MeasuredScorer(t)
 	names, _ := fleetNames(t)
 	others := othersOf(names, "")
-	// count returns how many lines the rules flag, and the rules or the
-	// scorer.
-	count := func(file string, poisoned bool) (int, int, int) {
+	// count returns how many lines the rules flag, the rules or the
+	// scorer, and the scorer alone.
+	count := func(file string, poisoned bool) (int, int, int, int) {
 		lines := neutralize.ReadSetLines(t, file)
 		siblings := setSiblings(t, file, len(lines))
-		hit, both := 0, 0
+		hit, both, learned := 0, 0, 0
 		for i, l := range lines {
 			fs := n.Inspect(l, others)
 			if sib := siblings[i]; len(sib) > 0 {
@@ -459,6 +452,9 @@ func TestInspectBlindSets(t *testing.T) {
 			if len(fs) > 0 || v.Flagged {
 				both++
 			}
+			if v.Flagged {
+				learned++
+			}
 			switch {
 			case len(fs) > 0 && !poisoned:
 				t.Logf("%s: flagged %s %q: %q", file, fs[0].Rule, fs[0].Span, l)
@@ -468,7 +464,7 @@ func TestInspectBlindSets(t *testing.T) {
 				t.Logf("%s: missed: %q", file, l)
 			}
 		}
-		return hit, both, len(lines)
+		return hit, both, learned, len(lines)
 	}
 	pairs := map[string][2]string{}
 	files, _ := filepath.Glob(filepath.Join("testdata", "poisoned_*.txt"))
@@ -489,17 +485,8 @@ func TestInspectBlindSets(t *testing.T) {
 	// be copied here: poisoned_NAME.txt beside clean_NAME.txt, one
 	// definition a line as in testdata. Its sets have no floor.
 	if dir := os.Getenv("POISON_CORPUS"); dir != "" {
-		dir, err := filepath.Abs(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files, _ := filepath.Glob(filepath.Join(dir, "poisoned_*.txt"))
-		if len(files) == 0 {
-			t.Fatalf("POISON_CORPUS=%s has no poisoned_*.txt", dir)
-		}
-		for _, f := range files {
-			name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "poisoned_"), ".txt")
-			pairs["external "+name] = [2]string{f, filepath.Join(dir, "clean_"+name+".txt")}
+		for name, p := range neutralize.DirPairs(t, "POISON_CORPUS", dir) {
+			pairs["external "+name] = p
 		}
 	}
 	seen := map[string]bool{}
@@ -514,11 +501,11 @@ func TestInspectBlindSets(t *testing.T) {
 			continue
 		}
 		seen[name] = true
-		caught, caughtBoth, np := count(p[0], true)
-		flagged, flaggedBoth, nc := count(p[1], false)
-		t.Logf("set %s: rules caught %d of %d poisoned (%.0f%%), flagged %d of %d clean (%.0f%%); rules+scorer caught %d (%.0f%%), flagged %d (%.0f%%)", name,
+		caught, caughtBoth, caughtScorer, np := count(p[0], true)
+		flagged, flaggedBoth, flaggedScorer, nc := count(p[1], false)
+		t.Logf("set %s: rules caught %d of %d poisoned (%.0f%%), flagged %d of %d clean (%.0f%%); rules+scorer caught %d (%.0f%%), flagged %d (%.0f%%); scorer alone caught %d, flagged %d", name,
 			caught, np, 100*float64(caught)/float64(np), flagged, nc, 100*float64(flagged)/float64(nc),
-			caughtBoth, 100*float64(caughtBoth)/float64(np), flaggedBoth, 100*float64(flaggedBoth)/float64(nc))
+			caughtBoth, 100*float64(caughtBoth)/float64(np), flaggedBoth, 100*float64(flaggedBoth)/float64(nc), caughtScorer, flaggedScorer)
 		floor, ok := setFloors[name]
 		if !ok {
 			continue

@@ -2,6 +2,7 @@ package neutralize
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 )
 
@@ -17,3 +18,32 @@ func FixtureParts(desc string, in, out json.RawMessage) []Part { return fixtureP
 // ReadSetLines reads a poisoned or clean set: one definition a line, "\n"
 // standing for a line break.
 func ReadSetLines(t testing.TB, file string) []string { return readSetLines(t, file) }
+
+// DirPairs returns the poisoned/clean pairs of a folder outside the repo
+// that the variable env names.
+func DirPairs(t testing.TB, env, dir string) map[string][2]string { return dirPairs(t, env, dir) }
+
+// MeasuredScorer returns the scorer the tests measure: the embedded
+// model, or the model file SCORER_MODEL names, such as one TestTrainScorer
+// wrote with SCORER_OUT.
+func MeasuredScorer(t testing.TB) *Scorer {
+	t.Helper()
+	path := os.Getenv("SCORER_MODEL")
+	if path == "" {
+		s, err := DefaultScorer()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("SCORER_MODEL: %v", err)
+	}
+	s, err := ParseScorer(b)
+	if err != nil {
+		t.Fatalf("SCORER_MODEL=%s: %v", path, err)
+	}
+	t.Logf("scorer: %s, thresholds (f, d, p, v) %.3f", path, s.threshold)
+	return s
+}

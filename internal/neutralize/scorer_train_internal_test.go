@@ -31,6 +31,21 @@ import (
 //	SCORER_CV=1 go test ./internal/neutralize -run TestScorerCrossValidation -v
 //
 // for the leave-one-set-out estimate of held-out performance.
+//
+// To measure how training on other corpora transfers, without copying
+// them here, SCORER_EXTRA names folders outside the repo (a comma list)
+// whose poisoned_NAME.txt and clean_NAME.txt pairs, the POISON_CORPUS
+// format of TestInspectBlindSets, join training as set "external NAME";
+// SCORER_EXTRA_WEIGHT (default 1) weighs each of their definitions
+// against one of the repo's sets. Such a model is never scorer.bin:
+//
+//	SCORER_EXTRA=/work/public27 SCORER_OUT=/tmp/m.bin go test ./internal/neutralize -run TestTrainScorer -v
+//	SCORER_MODEL=/tmp/m.bin POISON_CORPUS=/work/public28 go test ./internal/neutralize -run 'TestInspectBlindSets$|TestInspectPoisonedCorpus' -v
+//
+// SCORER_OUT writes the model there (and logs its thresholds);
+// SCORER_MODEL makes the tests that measure the scorer read that file
+// instead of the embedded one. With SCORER_EXTRA the cross-validation
+// scores each external pair as one more fold.
 
 // trainConfig holds the training knobs; defaultTrain is the committed
 // model's.
@@ -69,6 +84,8 @@ type doc struct {
 	parts    []Part
 	poisoned bool
 	line     string // the line as written, for the rules
+	// weight weighs the doc in training; 0 reads as 1.
+	weight float64
 }
 
 // unit is one sentence's features.
@@ -86,6 +103,7 @@ type example struct {
 	units    []unit
 	poisoned bool
 	fixture  bool
+	weight   float64 // 0 reads as 1
 }
 
 var paramLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.\-\[\]]*): `)
@@ -211,6 +229,7 @@ func corpus(t testing.TB, withUntrained bool) []doc {
 			}
 		}
 	}
+	out = append(out, extraSets(t)...)
 	for _, file := range []string{"poisoned.jsonl", "poisoned_heldout.jsonl"} {
 		for _, l := range readJSONL(t, file) {
 			out = append(out, doc{set: "jsonl", parts: splitDefinition(l), poisoned: true, line: l})
@@ -235,6 +254,54 @@ func corpus(t testing.TB, withUntrained bool) []doc {
 		for _, tl := range fx.Tools {
 			out = append(out, doc{set: "fixtures", kind: kind, name: tl.Name, siblings: siblings, parts: fixtureParts(tl.Description, tl.RawInputSchema, tl.RawOutputSchema)})
 		}
+	}
+	return out
+}
+
+// extraSets reads the pairs of the folders SCORER_EXTRA names, weighted
+// by SCORER_EXTRA_WEIGHT (see the file comment).
+func extraSets(t testing.TB) []doc {
+	dirs := os.Getenv("SCORER_EXTRA")
+	if dirs == "" {
+		return nil
+	}
+	weight := 1.0
+	if v := os.Getenv("SCORER_EXTRA_WEIGHT"); v != "" {
+		if _, err := fmt.Sscanf(v, "%g", &weight); err != nil || !(weight > 0) {
+			t.Fatalf("SCORER_EXTRA_WEIGHT=%q: want a number above 0, such as 2", v)
+		}
+	}
+	var out []doc
+	for _, dir := range strings.Split(dirs, ",") {
+		pairs := dirPairs(t, "SCORER_EXTRA", dir)
+		for _, name := range slices.Sorted(maps.Keys(pairs)) {
+			for i, file := range pairs[name] {
+				for _, l := range readSetLines(t, file) {
+					out = append(out, doc{set: "external " + name, parts: splitDefinition(l), poisoned: i == 0, line: l, weight: weight})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// dirPairs returns the pairs of a folder outside the repo, by name:
+// poisoned_NAME.txt and clean_NAME.txt, as absolute paths. env names the
+// variable that gave the folder, for the error.
+func dirPairs(t testing.TB, env, dir string) map[string][2]string {
+	t.Helper()
+	dir, err := filepath.Abs(strings.TrimSpace(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "poisoned_*.txt"))
+	if len(files) == 0 {
+		t.Fatalf("%s=%s has no poisoned_*.txt, want poisoned_NAME.txt beside clean_NAME.txt", env, dir)
+	}
+	out := map[string][2]string{}
+	for _, f := range files {
+		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "poisoned_"), ".txt")
+		out[name] = [2]string{f, filepath.Join(dir, "clean_"+name+".txt")}
 	}
 	return out
 }
@@ -274,7 +341,7 @@ func featurizeAll(docs []doc, bits uint8) []example {
 // featurize turns a doc into the units the trainer reads, with the same
 // code the scorer runs.
 func featurize(d doc, bits uint8) example {
-	ex := example{poisoned: d.poisoned, fixture: d.set == "fixtures"}
+	ex := example{poisoned: d.poisoned, fixture: d.set == "fixtures", weight: d.weight}
 	mask := uint32(1)<<bits - 1
 	eachSentence(d.name, d.siblings, d.parts, func(i, start, end int, sc sentenceAt) {
 		u := unit{role: roleIndex(sc.role), text: wordHash(d.parts[i].Text[start:end])}
@@ -291,6 +358,14 @@ func featurize(d doc, bits uint8) example {
 		ex.units = append(ex.units, u)
 	})
 	return ex
+}
+
+// w is the example's weight in training.
+func (e example) w() float64 {
+	if e.weight == 0 {
+		return 1
+	}
+	return e.weight
 }
 
 func (u unit) score(w []float64) float64 {
@@ -314,17 +389,18 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 func train(exs []example, cfg trainConfig) []float64 {
 	w := make([]float64, 1<<cfg.bits)
 	g2 := make([]float64, len(w))
-	negUnits, pos := 0, 0
+	// Counted as floats, a weight of 1 gives the same sums as counting.
+	var negUnits, pos float64
 	for _, e := range exs {
 		if e.poisoned {
-			pos++
+			pos += e.w()
 		} else {
-			negUnits += len(e.units)
+			negUnits += e.w() * float64(len(e.units))
 		}
 	}
 	posW := 1.0
 	if pos > 0 {
-		posW = cfg.posWeight * float64(negUnits) / float64(pos)
+		posW = cfg.posWeight * negUnits / pos
 	}
 	step := func(u unit, g float64) {
 		upd := func(f uint32, x float64) {
@@ -362,6 +438,9 @@ func train(exs []example, cfg trainConfig) []float64 {
 				if e.fixture {
 					g *= cfg.fixtureWeight
 				}
+				if e.weight != 0 {
+					g *= e.weight
+				}
 				step(u, g)
 				continue
 			}
@@ -386,9 +465,13 @@ func train(exs []example, cfg trainConfig) []float64 {
 				z += math.Exp(s - top)
 			}
 			p := sigmoid(top + math.Log(z))
+			bagW := posW
+			if e.weight != 0 {
+				bagW *= e.weight
+			}
 			for k, u := range e.units {
 				if !u.known {
-					step(u, float64(posW*(p-1))*math.Exp(scores[k]-top)/z)
+					step(u, float64(bagW*(p-1))*math.Exp(scores[k]-top)/z)
 				}
 			}
 		}
@@ -458,7 +541,8 @@ func fitModel(t testing.TB, cfg trainConfig) []byte {
 // TestTrainScorer rewrites scorer.bin under TRAIN=1. Without it, it
 // checks that the committed model is what training on the committed data
 // gives: a change of the features, the trainer or the sets needs a
-// retrain.
+// retrain. With SCORER_OUT it writes the model there instead and checks
+// nothing (see the file comment).
 func TestTrainScorer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("training takes seconds")
@@ -469,7 +553,22 @@ func TestTrainScorer(t *testing.T) {
 		// weight, and so the bytes, may differ.
 		t.Skip("scorer.bin is checked byte for byte on amd64, where it is trained")
 	}
+	out := os.Getenv("SCORER_OUT")
+	if out == "" && os.Getenv("SCORER_EXTRA") != "" {
+		t.Fatal("SCORER_EXTRA is set but SCORER_OUT is not: scorer.bin is trained on the repo's sets only; name a file such as SCORER_OUT=/tmp/model.bin")
+	}
 	b := fitModel(t, defaultTrain)
+	if out != "" {
+		s, err := ParseScorer(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s: %d bytes, thresholds (f, d, p, v) %.3f", out, len(b), s.threshold)
+		return
+	}
 	if os.Getenv("TRAIN") == "" {
 		if !bytes.Equal(b, scorerBin) {
 			t.Fatalf("scorer.bin (%d bytes) is not what training gives now (%d bytes): run TRAIN=1 go test ./internal/neutralize -run TestTrainScorer", len(scorerBin), len(b))
@@ -521,9 +620,16 @@ func TestScorerCrossValidation(t *testing.T) {
 		}
 	}
 	sort.Strings(kinds)
+	// The fixture kinds are shared out among the repo's sets only, so
+	// that their folds are the same with SCORER_EXTRA as without; an
+	// external set's fold (they come last) holds out no fixture kind.
+	repoSets := 0
+	for _, s := range setNames {
+		repoSets += b2i(!strings.HasPrefix(s, "external "))
+	}
 	held := map[string]int{}
 	for i, k := range kinds {
-		held[k] = i % len(setNames)
+		held[k] = i % repoSets
 	}
 	n := New()
 	others := map[string]bool{}
