@@ -303,6 +303,11 @@ func asked(ws []string, i int) bool {
 	if i == 0 {
 		return true
 	}
+	// "I don't want to enable it" (negation.go), "or did someone close
+	// it?" (yesnoquestion.go).
+	if unsaid(ws, i) {
+		return false
+	}
 	// "-ing" before it makes a noun too: "working set", "rolling update";
 	// so does a preposition: "the status of run 42" (verbnoun.go).
 	if nounBefore[ws[i-1]] || strings.HasSuffix(ws[i-1], "ing") || prepositions[ws[i-1]] {
