@@ -642,6 +642,10 @@ func (ix *index) analyze(query string) *analyzed {
 	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query),
 		values: requestValues(query)}
 	q.req, q.main = requestIntents(query)
+	// "take my approval back" asks for unapprove (undo.go).
+	if q.req == 0 && ix.undoes(query) {
+		q.req, q.main = intentUpdate, intentUpdate
+	}
 	if q.req != 0 {
 		q.generic = genericChanges(query)
 	}
