@@ -304,7 +304,8 @@ func asked(ws []string, i int) bool {
 		return true
 	}
 	// "I don't want to enable it" (negation.go), "or did someone close
-	// it?" (yesnoquestion.go).
+	// it?" (yesnoquestion.go), "which branches start with hotfix/?"
+	// (whquestion.go).
 	if unsaid(ws, i) {
 		return false
 	}
@@ -326,9 +327,10 @@ func asked(ws []string, i int) bool {
 	for j > 0 && (modals[ws[j]] || adverbs[ws[j]]) {
 		j--
 	}
-	// "who can edit the page", "who merged it": the verb's subject is
-	// the one asked about, so the change is a fact to look up.
-	if ws[j] == "who" {
+	// "who can edit the page", "who merged it", "who still needs to
+	// approve it": the verb's subject is the one asked about, so the
+	// change is a fact to look up.
+	if ws[j] == "who" || whoMust(ws, j) {
 		return false
 	}
 	if !speakers[ws[j]] {

@@ -14,10 +14,11 @@ import "strings"
 var negators = map[string]bool{"not": true, "never": true, "t": true, "dont": true, "cannot": true, "nor": true}
 
 // unsaid reports whether the change verb ws[i] is negated, asked about
-// as a fact (yesnoquestion.go), or joined to such a verb: "did apply X
+// as a fact (yesnoquestion.go), the predicate of a question's subject
+// (whquestion.go), or joined to such a verb: "did apply X
 // add, change and destroy anything" asks for none of the three.
 func unsaid(ws []string, i int) bool {
-	if negated(ws, i) || factQuestion(ws, i) {
+	if negated(ws, i) || factQuestion(ws, i) || whSubject(ws, i) {
 		return true
 	}
 	k := i - 1
