@@ -113,6 +113,13 @@ var requestVerbs = map[string]intent{
 	"detach": intentUpdate, "cancel": intentUpdate, "replace": intentUpdate,
 	"upgrade": intentUpdate, "reset": intentUpdate, "toggle": intentUpdate,
 	"unmute": intentUpdate, "tag": intentUpdate,
+	// Everyday verbs of a change that API names spell otherwise:
+	// "hook the set up to X", "fire an alert", "submit the drafts",
+	// "serve variation B", "jot a note", "quiet the alert". Words that
+	// are as often nouns ("queue", "lock", "switch") are left out.
+	"hook": intentUpdate, "dismiss": intentUpdate, "unlock": intentUpdate,
+	"serve": intentUpdate, "quiet": intentUpdate, "fire": intentCreate,
+	"submit": intentCreate, "jot": intentCreate,
 	"unmount": intentDelete, "disable": intentDelete, "expire": intentDelete,
 	"revoke": intentDelete, "destroy": intentDelete, "terminate": intentDelete,
 }
@@ -235,6 +242,9 @@ func requestIntents(query string) (all, first intent) {
 		case w == "set" && next == "up":
 			// "set up a group" makes one.
 			v = intentCreate
+		case (w == "turn" && (next == "on" || next == "off") || w == "roll" && (next == "out" || next == "back")) && asked(ws, i):
+			// "turn off the flag", "roll out variation B".
+			v = intentUpdate
 		case w == "kick" && next != "off":
 			// "kick the pod" restarts it; "kick off a pipeline" starts one.
 			v = intentDelete
