@@ -601,6 +601,9 @@ type analyzed struct {
 	// ident holds the terms the request says only inside identifiers
 	// (identifierTerms); nil for most requests.
 	ident map[string]bool
+	// unasked holds the change verbs said only where nothing asks for
+	// them (purposeTerms); nil for most requests.
+	unasked map[string]bool
 	// numbers is the grammatical number of each stem the request says
 	// (requestNumbers).
 	numbers map[string]gramNumber
@@ -639,6 +642,10 @@ func (ix *index) analyze(query string) *analyzed {
 	q := &analyzed{query: query, raw: rawTerms(query), weight: map[string]float64{}, numbers: requestNumbers(query),
 		values: requestValues(query)}
 	q.req, q.main = requestIntents(query)
+	// "take my approval back" asks for unapprove (undo.go).
+	if q.req == 0 && ix.undoes(query) {
+		q.req, q.main = intentUpdate, intentUpdate
+	}
 	if q.req != 0 {
 		q.generic = genericChanges(query)
 	}
@@ -669,6 +676,7 @@ func (ix *index) analyze(query string) *analyzed {
 	content := contentTerms(query, q.req)
 	// "hit Escape to close the modal" (purpose.go).
 	why := purposeTerms(query)
+	q.unasked = why
 	for _, t := range q.terms {
 		w := 1.0
 		if ctx[t] || content[t] || why[t] {
@@ -838,7 +846,9 @@ func (ix *index) candidates(q *analyzed, req intent, allow func(int) bool, limit
 		for _, p := range ix.namePhrases[t] {
 			// A name is said where its words are, not inside a name
 			// the request gives: "flag beta-search" says no search.
-			if ix.names.says(q, p.ids) && !anyIdent(q.ident, p.terms) {
+			// Nor is a change verb said unasked: "or did someone close
+			// it?" says no close_alert (purpose.go).
+			if ix.names.says(q, p.ids) && !anyIdent(q.ident, p.terms) && !anyIdent(q.unasked, p.terms) {
 				found(p, false)
 			}
 		}

@@ -113,6 +113,13 @@ var requestVerbs = map[string]intent{
 	"detach": intentUpdate, "cancel": intentUpdate, "replace": intentUpdate,
 	"upgrade": intentUpdate, "reset": intentUpdate, "toggle": intentUpdate,
 	"unmute": intentUpdate, "tag": intentUpdate,
+	// Everyday verbs of a change that API names spell otherwise:
+	// "hook the set up to X", "fire an alert", "submit the drafts",
+	// "serve variation B", "jot a note", "quiet the alert". Words that
+	// are as often nouns ("queue", "lock", "switch") are left out.
+	"hook": intentUpdate, "dismiss": intentUpdate, "unlock": intentUpdate,
+	"serve": intentUpdate, "quiet": intentUpdate, "fire": intentCreate,
+	"submit": intentCreate, "jot": intentCreate,
 	"unmount": intentDelete, "disable": intentDelete, "expire": intentDelete,
 	"revoke": intentDelete, "destroy": intentDelete, "terminate": intentDelete,
 }
@@ -235,6 +242,9 @@ func requestIntents(query string) (all, first intent) {
 		case w == "set" && next == "up":
 			// "set up a group" makes one.
 			v = intentCreate
+		case (w == "turn" && (next == "on" || next == "off") || w == "roll" && (next == "out" || next == "back")) && asked(ws, i):
+			// "turn off the flag", "roll out variation B".
+			v = intentUpdate
 		case w == "kick" && next != "off":
 			// "kick the pod" restarts it; "kick off a pipeline" starts one.
 			v = intentDelete
@@ -303,6 +313,12 @@ func asked(ws []string, i int) bool {
 	if i == 0 {
 		return true
 	}
+	// "I don't want to enable it" (negation.go), "or did someone close
+	// it?" (yesnoquestion.go), "which branches start with hotfix/?"
+	// (whquestion.go).
+	if unsaid(ws, i) {
+		return false
+	}
 	// "-ing" before it makes a noun too: "working set", "rolling update";
 	// so does a preposition: "the status of run 42" (verbnoun.go).
 	if nounBefore[ws[i-1]] || strings.HasSuffix(ws[i-1], "ing") || prepositions[ws[i-1]] {
@@ -321,9 +337,10 @@ func asked(ws []string, i int) bool {
 	for j > 0 && (modals[ws[j]] || adverbs[ws[j]]) {
 		j--
 	}
-	// "who can edit the page", "who merged it": the verb's subject is
-	// the one asked about, so the change is a fact to look up.
-	if ws[j] == "who" {
+	// "who can edit the page", "who merged it", "who still needs to
+	// approve it": the verb's subject is the one asked about, so the
+	// change is a fact to look up.
+	if ws[j] == "who" || whoMust(ws, j) {
 		return false
 	}
 	if !speakers[ws[j]] {

@@ -27,6 +27,12 @@ func TestRequestIntent(t *testing.T) {
 		{"ship !4102 to main", intentUpdate},
 		{"kick off the nightly pipeline", intentCreate},
 		{"kick the stuck pod", intentDelete},
+		{"turn off the checkout-v2 flag in production", intentUpdate},
+		{"roll out variation B to 20% of users", intentUpdate},
+		{"the turn of the year", 0},
+		{"hook the varset up to workspace X", intentUpdate},
+		{"fire an alert for the networking team", intentCreate},
+		{"jot a note on alert 6620", intentCreate},
 		{"create an issue and kick the pod", intentCreate | intentDelete},
 		{"delete the index, then drop a note", intentDelete | intentCreate},
 		// "merge request" is GitLab's noun, not a merge.

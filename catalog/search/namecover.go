@@ -72,6 +72,11 @@ func (nw *nameVocab) said(q *analyzed) []float64 {
 		q.said = make([]float64, len(nw.slot))
 		for t, w := range q.weight {
 			if s, ok := nw.slot[t]; ok {
+				// A change verb said unasked names no change
+				// (purpose.go).
+				if q.unasked[t] {
+					w = 0
+				}
 				q.said[s] = w
 			}
 		}

@@ -1,9 +1,6 @@
 package search
 
-import (
-	"strings"
-	"unicode"
-)
+import "strings"
 
 // A verb said as a purpose. "hit Escape on the keyboard to close the
 // modal", "the az cli command to enable diagnostic settings": the verb
@@ -30,20 +27,24 @@ func purpose(ws []string, i int) bool {
 }
 
 // purposeTerms returns the stems of the change verbs query says only as
-// purposes; nil for most requests.
+// purposes, negated or in a question of fact (unsaid); nil for most
+// requests. Such a verb names no tool either: its word neither says a
+// tool name in full nor covers one (index.go, namecover.go).
 func purposeTerms(query string) map[string]bool {
 	lower := strings.ToLower(query)
-	if !strings.Contains(lower, " to ") {
+	if !strings.Contains(lower, " to ") && !mayNegate(lower) {
 		return nil
 	}
-	ws := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) })
+	ws := verbWords(query)
 	var out map[string]bool
 	other := map[string]bool{}
 	for i, w := range ws {
 		if requestVerbs[w] == 0 {
 			continue
 		}
-		if !purpose(ws, i) {
+		// A negated verb and one in a question of fact are said as
+		// little (negation.go, yesnoquestion.go).
+		if !purpose(ws, i) && !unsaid(ws, i) {
 			other[stem(w)] = true
 			continue
 		}

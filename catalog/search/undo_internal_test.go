@@ -23,10 +23,44 @@ func TestUndoSaysUn(t *testing.T) {
 		{"undo the acknowledge on alert 2210", "unacknowledge_alert"},
 		{"remove my acknowledgment on the kafka-lag alert", "unacknowledge_alert"},
 		{"lift the protection on release/1.2", "unprotect_branch"},
+		{"can you undo the acknowledgement on alert 1408?", "unacknowledge_alert"},
 		{"unmount the old-kv secrets engine", "delete_mount"},
 	} {
 		if got := topTool(t, idx, docs, tc.query); got != tc.want {
 			t.Errorf("top of %q = %s, want %s (ranking %v)", tc.query, got, tc.want, rankedTools(t, idx, docs, tc.query, 4))
 		}
+	}
+}
+
+// "take … back" undoes its object, "acknowledgement" undone is found
+// through its stem's stem.
+func TestUndoTerms(t *testing.T) {
+	docs := []Doc{
+		{Kind: "repo", Tool: "approve_merge_request", Description: "Approve a merge request."},
+		{Kind: "repo", Tool: "unapprove_merge_request", Description: "Unapprove a merge request."},
+		{Kind: "pager", Tool: "unacknowledge_alert", Description: "Unacknowledge an alert."},
+	}
+	idx := New(docs, Options{NoRerank: true}).ix
+	for q, want := range map[string]string{
+		"please take my approval back":           "unapprov",
+		"undo the acknowledgement on alert 1408": "unacknowledg",
+	} {
+		found := false
+		for _, j := range idx.undoTerms(q, map[string]float64{}) {
+			found = found || j.term == want
+		}
+		if !found {
+			t.Errorf("undoTerms(%q) = %v, want %s among them", q, idx.undoTerms(q, map[string]float64{}), want)
+		}
+	}
+	// Undoing asks for a change, though no change verb is said.
+	if got := idx.analyze("please take my approval back").req; got != intentUpdate {
+		t.Errorf("analyze(take my approval back).req = %b, want %b", got, intentUpdate)
+	}
+	if got := idx.analyze("take the approval state").req; got != 0 {
+		t.Errorf("analyze(take the approval state).req = %b, want 0", got)
+	}
+	if got := idx.undoTerms("take the approval state and go back", map[string]float64{}); len(got) != 0 {
+		t.Errorf("\"back\" far from \"take\" undoes nothing: undoTerms = %v", got)
 	}
 }

@@ -33,3 +33,35 @@ func TestWhObjectRanks(t *testing.T) {
 		t.Errorf("top of %q = %s, want get_resource_actions (ranking %v)", q, got, rankedTools(t, idx, docs, q, 3))
 	}
 }
+
+// The verb of a question's subject asks for no change; a clause after
+// the subject's words may.
+func TestWhSubjectAsksNoChange(t *testing.T) {
+	for q, want := range map[string]intent{
+		"which branches in backend/orders start with hotfix/?": 0,
+		"which policy sets apply to workspace ws-7HhQ2?":       0,
+		"what image tag is the ledger deployment on":           0,
+		"what happened restart it":                             intentDelete,
+		"what the heck, please restart the pod":                intentDelete,
+		"which branch do you merge first":                      intentUpdate,
+	} {
+		if got := requestIntent(q); got != want {
+			t.Errorf("requestIntent(%q) = %b, want %b", q, got, want)
+		}
+	}
+}
+
+// "who still needs to approve" asks who, not for the approval; "we
+// need to approve it" asks for it.
+func TestWhoMustAsksNoChange(t *testing.T) {
+	for q, want := range map[string]intent{
+		"who still needs to approve !311?":          0,
+		"who has to merge it":                       0,
+		"we need to approve it today":               intentUpdate,
+		"who is on call? I need to restart the pod": intentDelete,
+	} {
+		if got := requestIntent(q); got != want {
+			t.Errorf("requestIntent(%q) = %b, want %b", q, got, want)
+		}
+	}
+}
