@@ -675,6 +675,14 @@ func (ix *index) analyze(query string) *analyzed {
 		}
 		ids[t] = true
 	}
+	// "comment on OPS-4: rolled back …" (payload.go).
+	payload := payloadTerms(query)
+	for t := range payload {
+		if ids == nil {
+			ids = map[string]bool{}
+		}
+		ids[t] = true
+	}
 	q.ident = ids
 	// "a ticket for the expired cert": what a new thing is about
 	// (content.go).
@@ -731,6 +739,12 @@ func (ix *index) analyze(query string) *analyzed {
 	// ("rate" may match "metrics"); one whose trigger is all stopwords
 	// ("how many") is a slot of its own.
 	for _, x := range expansions(ix.lexicon, query, q.raw) {
+		// A payload's words ask for nothing, so neither do their
+		// expansions: "comment: … error rates" asks for no metrics
+		// (payload.go).
+		if len(x.trigger) > 0 && allIdent(payload, x.trigger) {
+			continue
+		}
 		var own []alt
 		for _, t := range x.add {
 			if q.weight[t] == 1 {
