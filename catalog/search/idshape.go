@@ -111,12 +111,21 @@ func idShapeIndex(entries []Doc) map[string][]shapeTool {
 // idShapeFactors returns the multiplier of each tool whose parameters
 // quote the shape of an identifier the request carries, or nil.
 func (ix *index) idShapeFactors(query string) map[int32]float64 {
-	if len(ix.idShapes) == 0 {
+	if len(ix.idShapes) == 0 && len(ix.idPrefixes) == 0 {
 		return nil
 	}
 	var ids map[string]map[string]bool // shape -> identifiers
+	var typed map[int32]bool           // tools taking a typed identifier (idprefix.go)
 	for f := range strings.FieldsSeq(query) {
 		w := strings.Trim(f, ",;!?()[]\"'`.")
+		if p := idPrefix(w); p != "" {
+			for _, d := range ix.idPrefixes[p] {
+				if typed == nil {
+					typed = map[int32]bool{}
+				}
+				typed[d] = true
+			}
+		}
 		if sh := idShape(w); ix.idShapes[sh] != nil {
 			if ids == nil {
 				ids = map[string]map[string]bool{}
@@ -127,10 +136,13 @@ func (ix *index) idShapeFactors(query string) map[int32]float64 {
 			ids[sh][w] = true
 		}
 	}
-	if ids == nil {
+	if ids == nil && typed == nil {
 		return nil
 	}
 	out := map[int32]float64{}
+	for d := range typed {
+		out[d] = idPrefixHit
+	}
 	for sh, ws := range ids {
 		for _, t := range ix.idShapes[sh] {
 			f := idShapeHit

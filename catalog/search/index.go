@@ -81,6 +81,9 @@ type index struct {
 	// idShapes maps identifier shapes to the tools quoting them
 	// (idshape.go).
 	idShapes map[string][]shapeTool
+	// idPrefixes maps an identifier's type prefix to the tools taking
+	// that type's id (idprefix.go).
+	idPrefixes map[string][]int32
 	// The kind signal: a BM25 over one document per kind (its tools'
 	// weighted terms, its name and its servers' names). docKind maps an
 	// entry to its kind's position.
@@ -288,6 +291,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	ix.required = requiredValues(entries, reqs)
 	ix.destinations = destinationIndex(entries)
 	ix.idShapes = idShapeIndex(entries)
+	ix.idPrefixes = idPrefixIndex(entries)
 	ix.names = newNameVocab(ix.nameTerms, ix.namePhrases, ix.required, ix.idf)
 	ix.objects = objectPhrases(ix.nameTerms, ix.names)
 	ix.heads = nameHeads(entries)
@@ -551,6 +555,14 @@ func (ix *index) namedKinds(query string, qt []string) []bool {
 			named[k] = true
 		}
 	}
+	// "run-4GhJkL9mNbVc": a typed identifier only one kind takes
+	// (idprefix.go).
+	if k := ix.typedIDKind(query); k >= 0 {
+		if named == nil {
+			named = make([]bool, ix.nKinds)
+		}
+		named[k] = true
+	}
 	return named
 }
 
@@ -670,6 +682,14 @@ func (ix *index) analyze(query string) *analyzed {
 		}
 		ids[t] = true
 	}
+	// "comment on OPS-4: rolled back …" (payload.go).
+	payload := payloadTerms(query)
+	for t := range payload {
+		if ids == nil {
+			ids = map[string]bool{}
+		}
+		ids[t] = true
+	}
 	q.ident = ids
 	// "a ticket for the expired cert": what a new thing is about
 	// (content.go).
@@ -727,6 +747,12 @@ func (ix *index) analyze(query string) *analyzed {
 	// ("rate" may match "metrics"); one whose trigger is all stopwords
 	// ("how many") is a slot of its own.
 	for _, x := range expansions(ix.lexicon, query, q.raw) {
+		// A payload's words ask for nothing, so neither do their
+		// expansions: "comment: … error rates" asks for no metrics
+		// (payload.go).
+		if len(x.trigger) > 0 && allIdent(payload, x.trigger) {
+			continue
+		}
 		var own []alt
 		for _, t := range x.add {
 			if q.weight[t] == 1 {

@@ -29,6 +29,8 @@ const (
 	valueIP
 	valueSize
 	valueDuration
+	// valueExpr is code or a query expression (expression.go).
+	valueExpr
 )
 
 // paramTypes maps a parameter name's word to the value type it takes.
@@ -61,6 +63,9 @@ var measureBefore = map[string]bool{
 // requestValues returns the value types a request carries.
 func requestValues(query string) valueType {
 	var vt valueType
+	if carriesExpression(query) {
+		vt |= valueExpr
+	}
 	prev := ""
 	for f := range strings.FieldsSeq(query) {
 		before := prev
@@ -92,8 +97,12 @@ func requestValues(query string) valueType {
 // name's words ("timeSpent": a duration).
 func paramValueType(name string) valueType {
 	var vt valueType
-	for _, w := range nameWords(name) {
+	ws := nameWords(name)
+	for _, w := range ws {
 		vt |= paramTypes[strings.ToLower(w)]
+	}
+	if len(ws) > 0 && exprParam(strings.ToLower(ws[len(ws)-1])) {
+		vt |= valueExpr
 	}
 	return vt
 }
@@ -101,8 +110,12 @@ func paramValueType(name string) valueType {
 // valueFactor is the multiplier for a tool that takes tool, of a kind
 // whose tools take kind, for a request carrying req.
 func valueFactor(req, tool, kind valueType) float64 {
-	if req&kind&^tool != 0 && req&tool == 0 {
-		return valueMiss
+	f := 1.0
+	if plain := req &^ valueExpr; plain&kind&^tool != 0 && plain&tool == 0 {
+		f = valueMiss
 	}
-	return 1
+	if req&kind&^tool&valueExpr != 0 {
+		f *= exprMiss
+	}
+	return f
 }
