@@ -1,9 +1,6 @@
 package search
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // Typed identifiers. Many APIs give their objects identifiers that say
 // their type in a prefix: "run-4GhJkL9mNbVc", "apply-8fKxQw2LmZ3t",
@@ -26,18 +23,13 @@ import (
 const idPrefixHit = 2.0
 
 // idPrefixIndex maps a word to the tools with a top-level parameter
-// named that word and "id".
-func idPrefixIndex(entries []Doc) map[string][]int32 {
+// named that word and "id"; params are each tool's top-level parameter
+// names (schemaFacts.params).
+func idPrefixIndex(params [][]string) map[string][]int32 {
 	out := map[string][]int32{}
-	for i, e := range entries {
-		var s struct {
-			Properties map[string]json.RawMessage `json:"properties"`
-		}
-		if len(e.Schema) == 0 || json.Unmarshal(e.Schema, &s) != nil {
-			continue
-		}
+	for i, names := range params {
 		seen := map[string]bool{}
-		for name := range s.Properties {
+		for _, name := range names {
 			ws := nameWords(name)
 			if len(ws) != 2 || !strings.EqualFold(ws[1], "id") {
 				continue

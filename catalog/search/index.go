@@ -180,8 +180,9 @@ type field struct {
 
 // fieldsOf returns a document's fields, and the value types its
 // parameters take (value.go).
-func fieldsOf(e Doc) ([]field, valueType, []string) {
-	pn, pd, vt, req := schemaText(e.Schema)
+func fieldsOf(e Doc) ([]field, schemaFacts) {
+	sf := schemaText(e.Schema)
+	pn, pd := sf.names, sf.descs
 	return []field{
 		// Each name word once: merge_merge_request is not more about
 		// merging than list_merge_requests.
@@ -196,7 +197,7 @@ func fieldsOf(e Doc) ([]field, valueType, []string) {
 		// The description's first sentence says what the tool is for;
 		// the rest says how. Its words count again.
 		{wFirst, terms(firstSentence(e.Description))},
-	}, vt, req
+	}, sf
 }
 
 func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
@@ -204,9 +205,12 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	docs := make([][]field, n)
 	vals := make([]valueType, n)
 	reqs := make([][]string, n)
+	params := make([][]string, n)
 	var avg [nFields]float64
 	for i, e := range entries {
-		docs[i], vals[i], reqs[i] = fieldsOf(e)
+		var sf schemaFacts
+		docs[i], sf = fieldsOf(e)
+		vals[i], reqs[i], params[i] = sf.values, sf.required, sf.params
 	}
 	splitNames(entries, docs)
 	for i := range entries {
@@ -291,7 +295,7 @@ func newIndex(entries []Doc, lex *lexiconIndex, about map[string]About) *index {
 	ix.required = requiredValues(entries, reqs)
 	ix.destinations = destinationIndex(entries)
 	ix.idShapes = idShapeIndex(entries)
-	ix.idPrefixes = idPrefixIndex(entries)
+	ix.idPrefixes = idPrefixIndex(params)
 	ix.names = newNameVocab(ix.nameTerms, ix.namePhrases, ix.required, ix.idf)
 	ix.objects = objectPhrases(ix.nameTerms, ix.names)
 	ix.heads = nameHeads(entries)
@@ -1113,15 +1117,28 @@ func sortRanked[T ranked](s []T) {
 	})
 }
 
-// schemaText walks an input schema and returns its parameter names and
-// parameter descriptions, each joined by spaces, the value types its
-// top-level parameters take (paramValueType), and its required
-// parameters (requiredNames): the one parse of the schema.
-func schemaText(raw json.RawMessage) (names, descs string, values valueType, required []string) {
+// schemaFacts is what the one parse of an input schema gives the index.
+type schemaFacts struct {
+	// names and descs are its parameter names (and enum values) and
+	// parameter descriptions, each joined by spaces.
+	names, descs string
+	// values are the value types its top-level parameters take
+	// (paramValueType).
+	values valueType
+	// required are its required parameters (requiredNames), params its
+	// top-level parameters' names.
+	required, params []string
+}
+
+// schemaText walks an input schema and returns what the index reads of
+// it: the one parse of the schema.
+func schemaText(raw json.RawMessage) schemaFacts {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return "", "", 0, nil
+		return schemaFacts{}
 	}
+	var values valueType
+	var required, params []string
 	if m, ok := v.(map[string]any); ok {
 		required = requiredNames(m)
 	}
@@ -1138,6 +1155,7 @@ func schemaText(raw json.RawMessage) (names, descs string, values valueType, req
 				nb.WriteByte(' ')
 				if depth == 0 {
 					values |= paramValueType(name)
+					params = append(params, name)
 				}
 				if pm, ok := p.(map[string]any); ok {
 					if d, ok := pm["description"].(string); ok {
@@ -1175,5 +1193,5 @@ func schemaText(raw json.RawMessage) (names, descs string, values valueType, req
 		}
 	}
 	walk(v, 0)
-	return nb.String(), db.String(), values, required
+	return schemaFacts{names: nb.String(), descs: db.String(), values: values, required: required, params: params}
 }

@@ -53,7 +53,7 @@ func TestRequiredValuesOf(t *testing.T) {
 	}
 	reqs := make([][]string, len(docs))
 	for i, d := range docs {
-		_, _, _, reqs[i] = schemaText(d.Schema)
+		reqs[i] = schemaText(d.Schema).required
 	}
 	got := requiredValues(docs, reqs)
 	if len(got[0]) != 1 || got[0][0].values != valueDuration {
@@ -114,7 +114,7 @@ func TestRequiredNames(t *testing.T) {
 		{`{"required": null}`, nil},
 		{`{"properties": {}}`, nil},
 	} {
-		_, _, _, got := schemaText(json.RawMessage(tc.schema))
+		got := schemaText(json.RawMessage(tc.schema)).required
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: got %q, want %q", tc.schema, got, tc.want)
 		}
