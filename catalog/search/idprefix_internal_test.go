@@ -26,14 +26,7 @@ func TestIDPrefix(t *testing.T) {
 // A typed identifier names the kind whose tools alone take that type's
 // id, and picks those tools among the kind's.
 func TestTypedIdentifier(t *testing.T) {
-	schema := func(params ...string) json.RawMessage {
-		props := map[string]any{}
-		for _, p := range params {
-			props[p] = map[string]string{"type": "string"}
-		}
-		b, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
-		return b
-	}
+	schema := func(params ...string) json.RawMessage { return requiredSchema(params) }
 	docs := []Doc{
 		{Kind: "infra", Tool: "get_run_details", Description: "Fetch a run.", Schema: schema("run_id")},
 		{Kind: "infra", Tool: "list_runs", Description: "List the runs of a workspace.", Schema: schema("workspace_name")},

@@ -28,14 +28,7 @@ func TestRequestValues(t *testing.T) {
 
 // A value the request carries picks the twin whose parameters take it.
 func TestValueTypes(t *testing.T) {
-	schema := func(params ...string) json.RawMessage {
-		props := map[string]any{}
-		for _, p := range params {
-			props[p] = map[string]string{"type": "string"}
-		}
-		b, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
-		return b
-	}
+	schema := func(params ...string) json.RawMessage { return requiredSchema(params) }
 	docs := []Doc{
 		{Kind: "browser", Tool: "browser_navigate", Description: "Navigate to a URL.", Schema: schema("url")},
 		{Kind: "browser", Tool: "browser_resize", Description: "Resize the browser window.", Schema: schema("width", "height")},
