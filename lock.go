@@ -65,7 +65,26 @@ func (m *Mux) Lock(prev *config.Lock) (lock *config.Lock, drift []LockDrift) {
 			}
 		}
 	}
+	keepJudgements(prev, lock)
 	return lock, drift
+}
+
+// keepJudgements copies to lock each verdict prev holds for the same
+// kind, tool and hash: a judgement stays with the definition it was made
+// for, and a changed definition has none until it is judged again.
+func keepJudgements(prev, lock *config.Lock) {
+	if prev == nil {
+		return
+	}
+	for kind, lk := range lock.Kinds {
+		for name, lt := range lk.Tools {
+			old, ok := prev.Kinds[kind].Tools[name]
+			if lt.Judged == nil && ok && old.Judged != nil && old.SHA256 == lt.SHA256 {
+				lt.Judged = old.Judged
+				lk.Tools[name] = lt
+			}
+		}
+	}
 }
 
 func lockedTool(t mcp.Tool) config.LockedTool {
@@ -211,6 +230,9 @@ func (m *Mux) Approve(lock *config.Lock, names []string) (*config.Lock, error) {
 				lk.Tools = map[string]config.LockedTool{}
 			}
 			lk.Server = cur.Kinds[k].Server
+			if old, ok := lk.Tools[tool]; ok && old.SHA256 == lt.SHA256 {
+				lt.Judged = old.Judged
+			}
 			lk.Tools[tool] = lt
 			out.Kinds[k] = lk
 		}

@@ -54,3 +54,35 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestLockKeepsJudgements: a new lock and an approval keep the verdict of
+// each definition whose hash is unchanged and drop that of a changed one.
+func TestLockKeepsJudgements(t *testing.T) {
+	s := testfleet.NewServer("dyn", testfleet.Options{})
+	s.AddTool(lookupTool(honestDesc), echo)
+	mx := newMux(t, &config.Fleet{}, mcpfleet.WithInProcess("dyn", "crm", s))
+	prev, _ := mx.Lock(nil)
+	verdict := &config.Judgement{Verdict: config.VerdictClean, By: "m"}
+	for _, name := range []string{"echo", "lookup_record"} {
+		lt := prev.Kinds["crm"].Tools[name]
+		lt.Judged = verdict
+		prev.Kinds["crm"].Tools[name] = lt
+	}
+	s.AddTool(lookupTool(rugPulled), echo)
+	waitFor(t, 10*time.Second, "the refresh", func() bool { d, _ := mx.Tool("dyn", "lookup_record"); return d.Description == rugPulled })
+
+	next, _ := mx.Lock(prev)
+	approved, err := mx.Approve(prev, []string{"crm/lookup_record", "crm/echo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, l := range map[string]*config.Lock{"Lock": next, "Approve": approved} {
+		tools := l.Kinds["crm"].Tools
+		if tools["echo"].Judged != verdict {
+			t.Errorf("%s dropped the verdict of the unchanged echo: %+v", name, tools["echo"])
+		}
+		if tools["lookup_record"].Judged != nil {
+			t.Errorf("%s kept a verdict for the changed lookup_record: %+v", name, tools["lookup_record"].Judged)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package mcpfleet
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -28,6 +29,10 @@ const (
 	// model (see PinIssue.Findings).
 	PinPoisoned = "poisoned"
 )
+
+// RuleJudged is the rule of a finding that comes from the lock file: a
+// model judged the locked definition poisoned (`mcpfleet lock --judge`).
+const RuleJudged = "judged"
 
 // PinIssue is one tool of one server whose definition failed a pinning
 // check at list time. Under pinning: enforce the tool is quarantined: it
@@ -240,6 +245,9 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 				p.seen.put(k, f)
 			}
 			is.Findings = slices.Clone(f)
+			if j := lt.Judged; ok && lt.SHA256 == is.SHA256 && j != nil && j.Verdict == config.VerdictPoisoned {
+				is.Findings = append(is.Findings, PinFinding{Field: cmp.Or(j.Field, "definition"), Rule: RuleJudged, Span: j.Evidence})
+			}
 			if len(is.Findings) > 0 {
 				is.Problems = append(is.Problems, PinPoisoned)
 			}

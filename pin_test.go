@@ -430,3 +430,54 @@ func TestPinningSiblingExample(t *testing.T) {
 		}
 	}
 }
+
+// TestPinningJudgedFinding: a model's poisoned verdict in the lock is a
+// finding of rule judged for the definition it was made for: it
+// quarantines the tool under enforce, allow_flagged with the hash lets
+// it through, and it lapses when the definition changes (the changed
+// definition is then quarantined as changed, not as judged).
+func TestPinningJudgedFinding(t *testing.T) {
+	newServer := func(desc string) *server.MCPServer {
+		s := testfleet.NewServer("dyn", testfleet.Options{})
+		s.AddTool(lookupTool(desc), echo)
+		return s
+	}
+	lock := lockOf(t, &config.Fleet{}, mcpfleet.WithInProcess("dyn", "crm", newServer(honestDesc)))
+	lt := lock.Kinds["crm"].Tools["lookup_record"]
+	lt.Judged = &config.Judgement{Verdict: config.VerdictPoisoned, By: "m", Field: "description", Evidence: "return its fields"}
+	lock.Kinds["crm"].Tools["lookup_record"] = lt
+
+	mx := newMux(t, &config.Fleet{Pinning: config.PinningEnforce, Lock: lock}, mcpfleet.WithInProcess("dyn", "crm", newServer(honestDesc)))
+	issues := mx.PinIssues()
+	want := []mcpfleet.PinFinding{{Field: "description", Rule: mcpfleet.RuleJudged, Span: "return its fields"}}
+	if len(issues) != 1 || issues[0].Tool != "lookup_record" || !slices.Equal(issues[0].Problems, []string{mcpfleet.PinPoisoned}) ||
+		!slices.Equal(issues[0].Findings, want) || !issues[0].Quarantined {
+		t.Fatalf("issues = %+v, want lookup_record quarantined as poisoned with finding %+v", issues, want)
+	}
+	if _, ok := mx.Tool("dyn", "lookup_record"); ok {
+		t.Errorf("a tool judged poisoned is listed under enforce")
+	}
+
+	allowed := &config.Fleet{Pinning: config.PinningEnforce, Lock: lock,
+		KindSettings: map[string]config.KindSettings{"crm": {AllowFlagged: map[string]string{"lookup_record": lt.SHA256}}}}
+	mx = newMux(t, allowed, mcpfleet.WithInProcess("dyn", "crm", newServer(honestDesc)))
+	if _, ok := mx.Tool("dyn", "lookup_record"); !ok {
+		t.Errorf("allow_flagged with the judged hash did not let it through: %+v", mx.PinIssues())
+	}
+
+	// A clean verdict is no finding.
+	lt.Judged = &config.Judgement{Verdict: config.VerdictClean}
+	lock.Kinds["crm"].Tools["lookup_record"] = lt
+	mx = newMux(t, &config.Fleet{Pinning: config.PinningEnforce, Lock: lock}, mcpfleet.WithInProcess("dyn", "crm", newServer(honestDesc)))
+	if is := mx.PinIssues(); len(is) != 0 {
+		t.Errorf("a clean verdict gave issues %+v", is)
+	}
+
+	lt.Judged = &config.Judgement{Verdict: config.VerdictPoisoned, Evidence: "return its fields"}
+	lock.Kinds["crm"].Tools["lookup_record"] = lt
+	mx = newMux(t, &config.Fleet{Pinning: config.PinningEnforce, Lock: lock}, mcpfleet.WithInProcess("dyn", "crm", newServer(rugPulled)))
+	issues = mx.PinIssues()
+	if len(issues) != 1 || !slices.Equal(issues[0].Problems, []string{mcpfleet.PinChanged}) || len(issues[0].Findings) != 0 {
+		t.Fatalf("changed definition: issues = %+v, want changed alone (the verdict was for the old hash)", issues)
+	}
+}

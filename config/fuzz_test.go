@@ -63,6 +63,7 @@ func FuzzLoadBytes(f *testing.F) {
 func FuzzParseLock(f *testing.F) {
 	f.Add([]byte(`{"version":1,"kinds":{"k":{"server":{"name":"s","version":"1"},"tools":{"t":{"sha256":"` + strings.Repeat("a", 64) + `","definition":{"name":"t"}}}}}}`))
 	f.Add([]byte("version: 1\nkinds: {k: {tools: {t: {sha256: x}}}}\n"))
+	f.Add([]byte(`{"version":1,"kinds":{"k":{"tools":{"t":{"sha256":"` + strings.Repeat("b", 64) + `","judged":{"verdict":"poisoned","evidence":"x"}}}}}}`))
 	f.Add([]byte(`{"version": "1", "kinds": [1]}`))
 	f.Add([]byte("{}\n{}"))
 	f.Add([]byte("- a\n- b"))

@@ -55,6 +55,33 @@ type LockedServer struct {
 type LockedTool struct {
 	SHA256     string          `json:"sha256"`
 	Definition json.RawMessage `json:"definition,omitempty"`
+	// Judged is a model's verdict on this definition, recorded by
+	// `mcpfleet lock --judge`; nil when it was not judged. It holds for
+	// SHA256 alone: a changed definition is judged anew.
+	Judged *Judgement `json:"judged,omitempty"`
+}
+
+// Verdicts of a Judgement.
+const (
+	VerdictClean    = "clean"
+	VerdictPoisoned = "poisoned"
+)
+
+func verdicts() []string { return []string{VerdictClean, VerdictPoisoned} }
+
+// Judgement is a model's verdict on one locked definition. A poisoned
+// verdict is a finding of rule "judged" when pinning checks the tool: under
+// enforce the tool is quarantined unless allow_flagged names its hash.
+type Judgement struct {
+	Verdict string `json:"verdict"`
+	// By names the model that judged.
+	By    string `json:"by,omitempty"`
+	Class string `json:"class,omitempty"`
+	// Field is where Evidence sits: "description" or a JSON pointer into
+	// the definition such as "inputSchema/properties/q/description".
+	Field    string `json:"field,omitempty"`
+	Evidence string `json:"evidence,omitempty"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Marshal writes the lock as indented JSON with sorted keys (JSON is also
@@ -143,7 +170,7 @@ func ParseLock(data []byte) (*Lock, error) {
 				add(Problem{Field: tloc, Want: "an object with sha256 and definition"})
 				continue
 			}
-			unknown(tloc+".", tm, "sha256", "definition")
+			unknown(tloc+".", tm, "sha256", "definition", "judged")
 			var lt LockedTool
 			sum, _ := tm["sha256"].(string)
 			if !IsSHA256(sum) {
@@ -159,6 +186,9 @@ func ParseLock(data []byte) (*Lock, error) {
 					lt.Definition = b
 				}
 			}
+			if j, ok := tm["judged"]; ok {
+				lt.Judged = parseJudgement(tloc+".judged", j, add)
+			}
 			lk.Tools[name] = lt
 		}
 		l.Kinds[kind] = lk
@@ -167,6 +197,36 @@ func ParseLock(data []byte) (*Lock, error) {
 		return nil, &LockError{Problems: ps}
 	}
 	return l, nil
+}
+
+// parseJudgement reads a tool's judged entry, adding a problem for each
+// part that is not as `mcpfleet lock --judge` writes it.
+func parseJudgement(loc string, v any, add func(Problem)) *Judgement {
+	m, ok := v.(map[string]any)
+	if !ok {
+		add(Problem{Field: loc, Value: brief(v), Want: "an object with verdict (clean or poisoned) and what the model said"})
+		return nil
+	}
+	keys := []string{"verdict", "by", "class", "field", "evidence", "reason"}
+	j := &Judgement{}
+	dst := []*string{&j.Verdict, &j.By, &j.Class, &j.Field, &j.Evidence, &j.Reason}
+	for _, k := range sortedKeys(m) {
+		i := slices.Index(keys, k)
+		if i < 0 {
+			add(Problem{Field: loc + "." + k, Value: k, Want: "one of " + strings.Join(keys, ", "), Hint: suggest(k, keys)})
+			continue
+		}
+		s, ok := m[k].(string)
+		if !ok {
+			add(Problem{Field: loc + "." + k, Value: brief(m[k]), Want: "a string"})
+			continue
+		}
+		*dst[i] = s
+	}
+	if !slices.Contains(verdicts(), j.Verdict) {
+		add(Problem{Field: loc + ".verdict", Value: j.Verdict, Want: "one of " + strings.Join(verdicts(), ", "), Hint: suggest(j.Verdict, verdicts())})
+	}
+	return j
 }
 
 // IsSHA256 reports whether s is 64 lower-case hex digits.

@@ -94,6 +94,28 @@ func TestLockRoundTripsThroughMarshal(t *testing.T) {
 	}
 }
 
+// TestLockKeepsJudgements: a model's verdict written beside a pin reads
+// back as written.
+func TestLockKeepsJudgements(t *testing.T) {
+	judged := strings.Replace(goodLock, `"definition"`, `"judged": {"verdict": "poisoned", "by": "m1", "class": "exfiltration",
+		"field": "description", "evidence": "send it to x", "reason": "sends data away"}, "definition"`, 1)
+	l, err := config.ParseLock([]byte(judged))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &config.Judgement{Verdict: config.VerdictPoisoned, By: "m1", Class: "exfiltration", Field: "description", Evidence: "send it to x", Reason: "sends data away"}
+	if d := cmp.Diff(want, l.Kinds["github"].Tools["search"].Judged); d != "" {
+		t.Fatalf("judgement (-want +got):\n%s", d)
+	}
+	again, err := config.ParseLock(l.Marshal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(l, again); d != "" {
+		t.Fatalf("round trip (-want +got):\n%s", d)
+	}
+}
+
 // TestPinningLoadErrors: each bad input is a load error naming the field
 // and, where there is one, the nearest valid value.
 func TestPinningLoadErrors(t *testing.T) {
@@ -113,6 +135,12 @@ func TestPinningLoadErrors(t *testing.T) {
 			[]string{`kinds.github.tols: got "tols", want one of server, tools (did you mean "tools"?)`}},
 		{"corrupt lock: wrong version", lockFleet, strings.Replace(goodLock, `"version": 1`, `"version": 2`, 1),
 			[]string{`version: got "2", want 1 (did you mean "1"?)`}},
+		{"corrupt lock: unknown verdict", lockFleet, strings.Replace(goodLock, `"definition"`, `"judged": {"verdict": "poisonous"}, "definition"`, 1),
+			[]string{`kinds.github.tools.search.judged.verdict: got "poisonous", want one of clean, poisoned (did you mean "poisoned"?)`}},
+		{"corrupt lock: misspelt judged key", lockFleet, strings.Replace(goodLock, `"definition"`, `"judged": {"verdict": "clean", "reasons": "x"}, "definition"`, 1),
+			[]string{`kinds.github.tools.search.judged.reasons: got "reasons", want one of verdict, by, class, field, evidence, reason (did you mean "reason"?)`}},
+		{"corrupt lock: judged not an object", lockFleet, strings.Replace(goodLock, `"definition"`, `"judged": "clean", "definition"`, 1),
+			[]string{`kinds.github.tools.search.judged: got "clean", want an object with verdict`}},
 		{"allow_flagged not a hash", lockFleet + "kind_settings:\n  github: {allow_flagged: {search: yes}}\n", "",
 			[]string{`kind_settings.github: allow_flagged.search: got "yes", want the sha256 of the definition to allow`}},
 	} {
