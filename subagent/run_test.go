@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
@@ -420,58 +417,30 @@ func requestProblems(req wireRequest) []string {
 	return out
 }
 
-// fakeOpenAI is a chat completions endpoint on 127.0.0.1 that records each
-// request body and plays canned replies in order.
-type fakeOpenAI struct {
-	mu      sync.Mutex
-	bodies  [][]byte
-	replies []string // assistant message JSON
-}
-
-func (f *fakeOpenAI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	f.mu.Lock()
-	n := len(f.bodies)
-	f.bodies = append(f.bodies, body)
-	reply := `{"role":"assistant","content":"(script exhausted)"}`
-	if n < len(f.replies) {
-		reply = f.replies[n]
-	}
-	f.mu.Unlock()
-	if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
-		http.NotFound(w, r)
-		return
-	}
-	finish := "stop"
-	if strings.Contains(reply, "tool_calls") {
-		finish = "tool_calls"
-	}
-	w.Header().Set("Content-Type", "application/json")
-	fmt.Fprintf(w, `{"id":"chatcmpl-%d","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":%s,"finish_reason":%q}],"usage":{"prompt_tokens":10,"completion_tokens":2,"total_tokens":12}}`, n, reply, finish)
-}
-
-func (f *fakeOpenAI) requests(t *testing.T) []wireRequest {
+// requests decodes what srv received.
+func requests(t *testing.T, srv *einotest.ChatServer) []wireRequest {
 	t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := make([]wireRequest, len(f.bodies))
-	for i, b := range f.bodies {
-		if err := json.Unmarshal(b, &out[i]); err != nil {
-			t.Fatalf("request %d is not JSON: %v\n%s", i, err, b)
+	got := srv.Requests()
+	out := make([]wireRequest, len(got))
+	for i, r := range got {
+		if err := json.Unmarshal(r.Body, &out[i]); err != nil {
+			t.Fatalf("request %d is not JSON: %v\n%s", i, err, r.Body)
 		}
 	}
 	return out
 }
 
-func openAIModel(t *testing.T, f *fakeOpenAI) model.ToolCallingChatModel {
+// openAIModel is eino-ext's OpenAI model talking to a ChatServer on
+// 127.0.0.1 that plays replies in order.
+func openAIModel(t *testing.T, replies ...string) (model.ToolCallingChatModel, *einotest.ChatServer) {
 	t.Helper()
-	srv := httptest.NewServer(f) // listens on 127.0.0.1
+	srv := einotest.NewChatServer(einotest.ChatServerOptions{Replies: replies})
 	t.Cleanup(srv.Close)
-	m, err := openai.NewChatModel(t.Context(), &openai.ChatModelConfig{Model: "m", BaseURL: srv.URL + "/v1", APIKey: "test"})
+	m, err := openai.NewChatModel(t.Context(), &openai.ChatModelConfig{Model: "m", BaseURL: srv.BaseURL(), APIKey: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m
+	return m, srv
 }
 
 func historyFleet(t *testing.T) ([]string, *subagent.Config) {
@@ -542,12 +511,12 @@ func TestHistoryOpenAIRequest(t *testing.T) {
 		dangling bool
 	}{{"answered history", false}, {"dangling tool call in history", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeOpenAI{replies: []string{
+			m, srv := openAIModel(t,
 				`{"role":"assistant","content":"","tool_calls":[{"id":"call_new","type":"function","function":{"name":"list_commits","arguments":"{\"server\":\"gitlab-ro\"}"}}]}`,
 				`{"role":"assistant","content":"pods healthy"}`,
-			}}
+			)
 			c := *cfg
-			c.Model = openAIModel(t, f)
+			c.Model = m
 			sa, err := subagent.New(t.Context(), mx, c)
 			if err != nil {
 				t.Fatal(err)
@@ -555,7 +524,7 @@ func TestHistoryOpenAIRequest(t *testing.T) {
 			if got := runHistory(t, sa, staleHistory(tc.dangling)); got != "pods healthy" {
 				t.Errorf("answer = %q", got)
 			}
-			reqs := f.requests(t)
+			reqs := requests(t, srv)
 			if len(reqs) != 2 {
 				t.Fatalf("%d requests, want 2", len(reqs))
 			}
@@ -585,7 +554,7 @@ func TestHistoryOpenAIRequest(t *testing.T) {
 // skipped case above: eino's patchtoolcalls middleware, ahead of the
 // agent's own handlers, answers a dangling call and the request is valid.
 func TestHistoryPatchToolCallsFixesDangling(t *testing.T) {
-	f := &fakeOpenAI{replies: []string{`{"role":"assistant","content":"pods healthy"}`}}
+	m, srv := openAIModel(t, `{"role":"assistant","content":"pods healthy"}`)
 	patch, err := patchtoolcalls.New(t.Context(), &patchtoolcalls.Config{
 		PatchedContentGenerator: func(_ context.Context, name, _ string) (string, error) {
 			return "ERROR " + name + ": the earlier run ended before this call returned", nil
@@ -595,7 +564,7 @@ func TestHistoryPatchToolCallsFixesDangling(t *testing.T) {
 		t.Fatal(err)
 	}
 	agent, err := adk.NewChatModelAgent(t.Context(), &adk.ChatModelAgentConfig{
-		Name: "patched", Description: "d", Instruction: "i", Model: openAIModel(t, f),
+		Name: "patched", Description: "d", Instruction: "i", Model: m,
 		Handlers: []adk.ChatModelAgentMiddleware{patch},
 	})
 	if err != nil {
@@ -611,7 +580,7 @@ func TestHistoryPatchToolCallsFixesDangling(t *testing.T) {
 			t.Fatal(ev.Err)
 		}
 	}
-	reqs := f.requests(t)
+	reqs := requests(t, srv)
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests, want 1", len(reqs))
 	}
