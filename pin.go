@@ -222,19 +222,19 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 	sfp := fingerprint(siblings)
 	for _, t := range tools {
 		is := &PinIssue{Server: server, Kind: kind, Tool: t.Name, SHA256: p.hashes.pin(t)}
-		lt, ok := locked[t.Name]
+		lt, isLocked := locked[t.Name]
 		switch {
-		case !ok && (p.lock != nil || p.mode == config.PinningEnforce):
+		case !isLocked && (p.lock != nil || p.mode == config.PinningEnforce):
 			// Without a lock, warn has nothing to compare with; enforce
 			// trusts nothing unreviewed.
 			is.Problems = append(is.Problems, PinUnlocked)
-		case ok && lt.SHA256 != is.SHA256:
+		case isLocked && lt.SHA256 != is.SHA256:
 			is.Problems = append(is.Problems, PinChanged)
 			is.Locked = lt.SHA256
 			for _, c := range pinning.Diff(lt.Definition, pinning.Canonical(t)) {
 				is.Changes = append(is.Changes, PinChange(c))
 			}
-		case ok:
+		case isLocked:
 			is.Locked = lt.SHA256
 		}
 		if p.allow[kind][t.Name] != is.SHA256 {
@@ -245,7 +245,7 @@ func (p *pinner) check(server, kind string, tools []mcp.Tool, others map[string]
 				p.seen.put(k, f)
 			}
 			is.Findings = slices.Clone(f)
-			if j := lt.Judged; ok && lt.SHA256 == is.SHA256 && j != nil && j.Verdict == config.VerdictPoisoned {
+			if j := lt.Judged; isLocked && lt.SHA256 == is.SHA256 && j != nil && j.Verdict == config.VerdictPoisoned {
 				is.Findings = append(is.Findings, PinFinding{Field: cmp.Or(j.Field, "definition"), Rule: RuleJudged, Span: j.Evidence})
 			}
 			if len(is.Findings) > 0 {

@@ -457,6 +457,12 @@ func TestPinningJudgedFinding(t *testing.T) {
 	if _, ok := mx.Tool("dyn", "lookup_record"); ok {
 		t.Errorf("a tool judged poisoned is listed under enforce")
 	}
+	// The finding does not wait for a cached scan: a Mux without pinning
+	// checks the lock once, with nothing cached, and reports it.
+	plain := newMux(t, &config.Fleet{}, mcpfleet.WithInProcess("dyn", "crm", newServer(honestDesc)))
+	if got := plain.CheckLock(lock); len(got) != 1 || !slices.Equal(got[0].Findings, want) {
+		t.Errorf("CheckLock = %+v, want the judged finding", got)
+	}
 
 	allowed := &config.Fleet{Pinning: config.PinningEnforce, Lock: lock,
 		KindSettings: map[string]config.KindSettings{"crm": {AllowFlagged: map[string]string{"lookup_record": lt.SHA256}}}}
