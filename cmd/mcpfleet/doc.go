@@ -51,6 +51,12 @@
 //	    lists tools without a hand-written catalog line and colliding lines.
 //	status       --config F [--json]
 //	    Each server's state, tool count, reconnects and last error.
+//	lock         --config F [--diff | --approve KIND/TOOL...] [--judge] [--json]
+//	    Pins every tool definition in fleet.lock (docs/pinning.md). --diff
+//	    shows what differs, field by field (exit 1 when anything does);
+//	    --approve pins the named tools anew; --judge asks the chat model
+//	    of MCPFLEET_MODEL and OPENAI_BASE_URL about each definition the lock
+//	    has no verdict for and records the verdicts.
 //	serve        --config F [--transport stdio|http] [--addr A] [--token-file F] [--scopes s,…] [--max-request-bytes N] [--max-query-bytes N] [--max-describe-names N] [--max-pattern-bytes N]
 //	    Serves the fleet as one MCP server until SIGTERM, SIGINT or the end
 //	    of stdin. With store.backend redis in the fleet file, replicas share
@@ -70,6 +76,8 @@
 //	OPENAI_BASE_URL          else the endpoint and key shared with the
 //	OPENAI_API_KEY           example's chat model. A key may be empty
 //	                         for a localhost endpoint.
+//	MCPFLEET_MODEL           the chat model lock --judge asks, at
+//	                         OPENAI_BASE_URL with OPENAI_API_KEY
 //	MCPFLEET_EMBED_QUERY_PREFIX  prefixes the model expects on queries and
 //	MCPFLEET_EMBED_DOC_PREFIX    on tools, as written ("query: " and
 //	                             "passage: " for e5)

@@ -39,7 +39,7 @@ func commands() []command {
 		{"catalog", "print the deferred catalog block, or --lint its lines", runCatalog},
 		{"presets", "list which built-in server preset each kind gets, and why", runPresets},
 		{"status", "print each server's connection state", runStatus},
-		{"lock", "pin every tool definition in fleet.lock; --diff shows changes, --approve accepts them", runLock},
+		{"lock", "pin every tool definition in fleet.lock; --diff shows changes, --approve accepts them, --judge asks a model", runLock},
 		{"serve", "serve the fleet as one MCP server (stdio or streamable HTTP)", runServe},
 	}
 }

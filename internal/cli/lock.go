@@ -1,16 +1,20 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/judge"
+	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
 	"github.com/mcpfleet/mcpfleet/config"
 )
 
@@ -30,17 +34,34 @@ type LockReport struct {
 	Issues []mcpfleet.PinIssue `json:"issues,omitempty"`
 	// Software lists kinds whose server software differs from the lock's.
 	Software []mcpfleet.SoftwareChange `json:"software,omitempty"`
+	// Judged counts the definitions --judge judged on this run, by the
+	// model JudgedBy; Poisoned are those it judged poisoned, and
+	// NotJudged those it could not judge (they keep no verdict).
+	Judged    int          `json:"judged,omitempty"`
+	JudgedBy  string       `json:"judged_by,omitempty"`
+	Poisoned  []JudgedTool `json:"poisoned,omitempty"`
+	NotJudged []string     `json:"not_judged,omitempty"`
+}
+
+// JudgedTool is one definition a model judged poisoned.
+type JudgedTool struct {
+	Kind string `json:"kind"`
+	Tool string `json:"tool"`
+	config.Judgement
 }
 
 func runLock(ctx context.Context, env []string, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
-	fs, c := newFlagSet("lock", "--config FILE [--diff | --approve KIND/TOOL...] [--json]", env, stderr)
+	fs, c := newFlagSet("lock", "--config FILE [--diff | --approve KIND/TOOL...] [--judge] [--json]", env, stderr)
 	diff := fs.Bool("diff", false, "show what differs from the lock file, field by field, and write nothing")
 	approve := fs.Bool("approve", false, "pin the named tools (kind/tool, or tool for every kind) to their current definitions")
+	judged := fs.Bool("judge", false, "ask the chat model of $"+openai.EnvModel+" and $"+openai.EnvBaseURL+" to judge each definition the lock has no verdict for, and record the verdicts")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	switch {
+	case *diff && *judged:
+		return usageErrorf("--judge records verdicts in the lock file and --diff writes nothing; run mcpfleet lock --judge")
 	case *diff && *approve:
 		return usageErrorf("--diff and --approve cannot be combined")
 	case *approve && fs.NArg() == 0:
@@ -48,7 +69,19 @@ func runLock(ctx context.Context, env []string, stdin io.Reader, stdout, stderr 
 	case !*approve && fs.NArg() > 0:
 		return usageErrorf("lock takes no arguments without --approve, got %q", fs.Args())
 	}
-	differs, err := runLockWith(ctx, c, stdout, stderr, *diff, *approve, *asJSON, fs.Args())
+	var jd *judge.Judge
+	if *judged {
+		mc, err := openai.ModelConfigFromEnv(func(k string) string { return lookupEnv(env, k) })
+		if err != nil {
+			return fmt.Errorf("lock --judge: %w", err)
+		}
+		m, err := openai.NewModel(ctx, mc)
+		if err != nil {
+			return fmt.Errorf("lock --judge: %w", err)
+		}
+		jd = judge.New(m, mc.Model)
+	}
+	differs, err := runLockWith(ctx, c, stdout, stderr, *diff, *approve, *asJSON, fs.Args(), jd)
 	switch {
 	case err != nil && *diff:
 		// Like diff(1): 2 is trouble, 1 is differences.
@@ -66,8 +99,8 @@ func runLock(ctx context.Context, env []string, stdin io.Reader, stdout, stderr 
 }
 
 // runLockWith does what runLock's flags ask and reports whether --diff
-// found differences.
-func runLockWith(ctx context.Context, c *common, stdout, stderr io.Writer, diff, approve, asJSON bool, names []string) (bool, error) {
+// found differences. With a judge, the lock written is judged first.
+func runLockWith(ctx context.Context, c *common, stdout, stderr io.Writer, diff, approve, asJSON bool, names []string, jd *judge.Judge) (bool, error) {
 	if c.config == "" {
 		return false, errNoConfig
 	}
@@ -101,6 +134,10 @@ func runLockWith(ctx context.Context, c *common, stdout, stderr io.Writer, diff,
 	default:
 		lock, rep.Drift = mx.Lock(prev)
 	}
+	var notJudged error
+	if lock != nil && jd != nil {
+		notJudged = judgeLock(ctx, jd, lock, &rep)
+	}
 	if lock != nil {
 		if err := writeFileAtomic(rep.Path, lock.Marshal()); err != nil {
 			return false, err
@@ -114,7 +151,34 @@ func runLockWith(ctx context.Context, c *common, stdout, stderr io.Writer, diff,
 	if err := emit(stdout, asJSON, rep, func(w io.Writer) { writeLock(w, rep) }); err != nil {
 		return false, err
 	}
+	if notJudged != nil {
+		return false, notJudged
+	}
 	return diff && (len(rep.Issues) > 0 || len(rep.Software) > 0), nil
+}
+
+// judgeLock judges lock's unjudged definitions into it and fills rep. A
+// definition that could not be judged keeps no verdict; the error says
+// how many, and the lock is written all the same so that a second run
+// judges only those.
+func judgeLock(ctx context.Context, jd *judge.Judge, lock *config.Lock, rep *LockReport) error {
+	n, errs := jd.JudgeLock(ctx, lock, judge.DefaultParallel)
+	rep.Judged = n
+	for _, err := range errs {
+		rep.NotJudged = append(rep.NotJudged, err.Error())
+	}
+	for _, kind := range slices.Sorted(maps.Keys(lock.Kinds)) {
+		for _, tool := range slices.Sorted(maps.Keys(lock.Kinds[kind].Tools)) {
+			if j := lock.Kinds[kind].Tools[tool].Judged; j != nil && j.Verdict == config.VerdictPoisoned {
+				rep.Poisoned = append(rep.Poisoned, JudgedTool{Kind: kind, Tool: tool, Judgement: *j})
+				rep.JudgedBy = cmp.Or(rep.JudgedBy, j.By)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("lock --judge: %d definitions not judged (they keep no verdict; run mcpfleet lock --judge again): %w", len(errs), errors.Join(errs...))
+	}
+	return nil
 }
 
 func writeLock(w io.Writer, r LockReport) {
@@ -122,11 +186,13 @@ func writeLock(w io.Writer, r LockReport) {
 	switch {
 	case r.Approved != nil:
 		fmt.Fprintf(w, "approved %s; wrote %s: %d kinds, %d tools\n", strings.Join(r.Approved, ", "), name, r.Kinds, r.Tools)
+		writeJudged(w, r)
 	case r.Wrote:
 		fmt.Fprintf(w, "wrote %s: %d kinds, %d tools\n", name, r.Kinds, r.Tools)
 		for _, d := range r.Drift {
 			fmt.Fprintf(w, "drift: %s/%s on %s differs from %s, whose definition was locked\n", d.Kind, d.Tool, d.Server, d.Locked)
 		}
+		writeJudged(w, r)
 	default:
 		if len(r.Issues) == 0 && len(r.Software) == 0 {
 			fmt.Fprintf(w, "no differences from %s\n", name)
@@ -136,6 +202,22 @@ func writeLock(w io.Writer, r LockReport) {
 			fmt.Fprintf(w, "%s on %s: server software %q, locked %q\n", s.Kind, s.Server, s.Now, s.Locked)
 		}
 		writeIssues(w, r.Issues)
+	}
+}
+
+// writeJudged renders what --judge found: the count, then each poisoned
+// definition in the lock with the model's class, field and quoted
+// evidence, then each definition left unjudged.
+func writeJudged(w io.Writer, r LockReport) {
+	if r.Judged == 0 && len(r.Poisoned) == 0 && len(r.NotJudged) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "judged %d definitions; %d in the lock judged poisoned\n", r.Judged, len(r.Poisoned))
+	for _, p := range r.Poisoned {
+		fmt.Fprintf(w, "poisoned: %s/%s (%s, by %s) in %s: %q\n", p.Kind, p.Tool, p.Class, p.By, cmp.Or(p.Field, "the definition"), p.Evidence)
+	}
+	for _, e := range r.NotJudged {
+		fmt.Fprintf(w, "not judged: %s\n", e)
 	}
 }
 

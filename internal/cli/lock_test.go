@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpfleet/mcpfleet/adapters/eino/einotest"
 	"github.com/mcpfleet/mcpfleet/config"
 	"github.com/mcpfleet/mcpfleet/internal/goldenfile"
 )
@@ -136,4 +138,105 @@ func TestLockServerInfoAlone(t *testing.T) {
 		strings.Contains(r.stdout, "quarantined,") || strings.Contains(r.stdout, "pinning enforce") {
 		t.Fatalf("status under enforce: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+}
+
+// TestLockJudge: lock --judge asks the chat model of MCPFLEET_MODEL and
+// OPENAI_BASE_URL about every definition, records the verdicts in the
+// lock, asks nothing again for definitions already judged, and a
+// poisoned verdict quarantines its tool under enforce. A definition the
+// model does not answer for keeps no verdict and fails the command after
+// the lock is written.
+func TestLockJudge(t *testing.T) {
+	cfg := writeFleet(t, []fleetServer{stdFleet[5]}, "")
+	lockPath := filepath.Join(filepath.Dir(cfg), "fleet.lock")
+	if r := run(t, nil, "", "lock", "--config", cfg); r.code != 0 {
+		t.Fatalf("lock: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	plain := readLock(t, lockPath)
+	tools := slices.Sorted(maps.Keys(plain.Kinds["prometheus"].Tools))
+	victim, mute := tools[0], tools[1]
+	var def struct{ Name, Description string }
+	if err := json.Unmarshal(plain.Kinds["prometheus"].Tools[victim].Definition, &def); err != nil || len(def.Description) < 12 {
+		t.Fatalf("victim %s: %v %+v", victim, err, def)
+	}
+	evidence := def.Description[:12]
+	srv := einotest.NewChatServer(einotest.ChatServerOptions{Reply: func(r einotest.ChatRequest) string {
+		_, body, _ := strings.Cut(r.Messages[len(r.Messages)-1].Content, "\n")
+		var d struct{ Name string }
+		_ = json.Unmarshal([]byte(body), &d)
+		switch d.Name {
+		case victim:
+			return fmt.Sprintf(`{"verdict":"poisoned","class":"instruction","evidence":%q,"reason":"r"}`, evidence)
+		case mute:
+			return "I cannot say."
+		}
+		return `{"verdict":"clean"}`
+	}})
+	defer srv.Close()
+	env := []string{"MCPFLEET_MODEL=judge-m", "OPENAI_BASE_URL=" + srv.BaseURL()}
+
+	r := run(t, env, "", "lock", "--config", cfg, "--judge")
+	if r.code != 1 || !strings.Contains(r.stdout, fmt.Sprintf("judged %d definitions; 1 in the lock judged poisoned\n", len(tools)-1)) ||
+		!strings.Contains(r.stdout, fmt.Sprintf("poisoned: prometheus/%s (instruction, by judge-m) in description: %q\n", victim, evidence)) ||
+		!strings.Contains(r.stdout, "not judged: judge: prometheus/"+mute+": judge: reply reply") ||
+		!strings.Contains(r.stderr, "1 definitions not judged") {
+		t.Fatalf("lock --judge: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if n := len(srv.Requests()); n != len(tools) {
+		t.Errorf("%d model requests, want one per tool (%d)", n, len(tools))
+	}
+	if m := srv.Requests()[0].Model; m != "judge-m" {
+		t.Errorf("asked model %q, want judge-m", m)
+	}
+	judged := readLock(t, lockPath).Kinds["prometheus"].Tools
+	if j := judged[victim].Judged; j == nil || j.Verdict != config.VerdictPoisoned || j.Field != "description" || j.By != "judge-m" {
+		t.Errorf("victim's verdict = %+v", j)
+	}
+	if judged[mute].Judged != nil || judged[tools[2]].Judged == nil || judged[tools[2]].Judged.Verdict != config.VerdictClean {
+		t.Errorf("verdicts: %s %+v, %s %+v", mute, judged[mute].Judged, tools[2], judged[tools[2]].Judged)
+	}
+
+	// A second run asks about the one definition without a verdict only.
+	before := len(srv.Requests())
+	r = run(t, env, "", "lock", "--config", cfg, "--judge")
+	if got := len(srv.Requests()) - before; got != 1 || !strings.Contains(r.stdout, "judged 0 definitions; 1 in the lock judged poisoned\n") {
+		t.Fatalf("second lock --judge: %d requests, want 1; exit %d\n%s%s", got, r.code, r.stdout, r.stderr)
+	}
+
+	enforce := writeFleetIn(t, cfg, "fleet.yaml", "pinning: enforce\n")
+	r = run(t, nil, "", "status", "--config", enforce)
+	if !strings.Contains(r.stdout, "pinning enforce: 1 quarantined, 0 flagged\n") || !strings.Contains(r.stdout, "prometheus/"+victim+" on prometheus-a: poisoned, quarantined") {
+		t.Fatalf("status under enforce: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, nil, "", "lock", "--diff", "--json", "--config", cfg); r.code != 1 || !strings.Contains(r.stdout, "judged") {
+		t.Fatalf("diff of a judged-poisoned tool: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestLockJudgeErrors: --judge without a model configured names the
+// variables to set, and --judge with --diff is a usage error.
+func TestLockJudgeErrors(t *testing.T) {
+	cfg := writeFleet(t, []fleetServer{stdFleet[5]}, "")
+	if r := run(t, nil, "", "lock", "--config", cfg, "--judge"); r.code != 1 || !strings.Contains(r.stderr, "lock --judge: eino: set MCPFLEET_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY") {
+		t.Errorf("no model: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := run(t, nil, "", "lock", "--config", cfg, "--diff", "--judge"); r.code != 2 || !strings.Contains(r.stderr, "--diff writes nothing") {
+		t.Errorf("--diff --judge: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(cfg), "fleet.lock")); err == nil {
+		t.Errorf("a failed lock --judge wrote the lock file")
+	}
+}
+
+func readLock(t *testing.T, path string) *config.Lock {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := config.ParseLock(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

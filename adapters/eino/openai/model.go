@@ -64,6 +64,12 @@ func ModelFromEnv(ctx context.Context) (model.ToolCallingChatModel, error) {
 	if err != nil {
 		return nil, err
 	}
+	return NewModel(ctx, c)
+}
+
+// NewModel builds an eino-ext OpenAI chat model from c; an empty key is
+// sent as "unused", which local servers ignore.
+func NewModel(ctx context.Context, c ModelConfig) (model.ToolCallingChatModel, error) {
 	key := c.APIKey
 	if key == "" {
 		key = "unused"
