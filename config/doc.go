@@ -83,7 +83,10 @@
 //   - lock_file (string, default fleet.lock beside the file): the lock
 //     written by `mcpfleet lock`, read into [Fleet.Lock] by [ParseLock].
 //     The default may be absent; a lock_file set explicitly must exist.
-//     A lock that names a kind no server has is a problem.
+//     A lock that names a kind no server has is a problem. A tool's
+//     optional judged entry ([Judgement], written by `mcpfleet lock
+//     --judge`) is a model's verdict on that definition; a poisoned one
+//     reads as poisoned.
 //   - telemetry (map): traces (otlp, none), metrics (prometheus, none),
 //     service_name, semconv (only "1.41.0", the version emitted) and
 //     capture_bytes (> 0 records arguments and results on spans); unset
