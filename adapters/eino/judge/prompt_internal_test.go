@@ -11,11 +11,11 @@ import (
 func TestVisible(t *testing.T) {
 	for in, want := range map[string]string{
 		`"plain text, ünïcode, 日本語, 🙂"`: `"plain text, ünïcode, 日本語, 🙂"`,
-		"\"a\u200bb\"":                    `"a\u200bb"`,
-		"\"rtl \u202eevil\"":              `"rtl \u202eevil"`,
-		"\"nb\u00a0space\"":               `"nb\u00a0space"`,
-		"\"tag \U000E0041\"":              `"tag \udb40\udc41"`,
-		"\"vs \ufe0f\"":                   `"vs \ufe0f"`,
+		"\"a\u200bb\"":       `"a\u200bb"`,
+		"\"rtl \u202eevil\"": `"rtl \u202eevil"`,
+		"\"nb\u00a0space\"":  `"nb\u00a0space"`,
+		"\"tag \U000E0041\"": `"tag \udb40\udc41"`,
+		"\"vs \ufe0f\"":      `"vs \ufe0f"`,
 	} {
 		if got := string(visible([]byte(in))); got != want {
 			t.Errorf("visible(%q) = %q, want %q", in, got, want)
