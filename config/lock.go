@@ -67,7 +67,8 @@ const (
 	VerdictPoisoned = "poisoned"
 )
 
-func verdicts() []string { return []string{VerdictClean, VerdictPoisoned} }
+// Verdicts are the values a Judgement's Verdict may take.
+func Verdicts() []string { return []string{VerdictClean, VerdictPoisoned} }
 
 // Judgement is a model's verdict on one locked definition. A poisoned
 // verdict is a finding of rule "judged" when pinning checks the tool: under
@@ -223,8 +224,8 @@ func parseJudgement(loc string, v any, add func(Problem)) *Judgement {
 		}
 		*dst[i] = s
 	}
-	if !slices.Contains(verdicts(), j.Verdict) {
-		add(Problem{Field: loc + ".verdict", Value: j.Verdict, Want: "one of " + strings.Join(verdicts(), ", "), Hint: suggest(j.Verdict, verdicts())})
+	if !slices.Contains(Verdicts(), j.Verdict) {
+		add(Problem{Field: loc + ".verdict", Value: j.Verdict, Want: "one of " + strings.Join(Verdicts(), ", "), Hint: suggest(j.Verdict, Verdicts())})
 	}
 	return j
 }

@@ -36,9 +36,8 @@ func parseReply(reply string) (config.Judgement, error) {
 		return config.Judgement{}, &ReplyError{Field: "reply", Got: clip(reply, 80), Want: `one JSON object {"verdict": "poisoned" or "clean", "class", "evidence", "reason"}`}
 	}
 	verdict := strings.ToLower(strings.TrimSpace(r.Verdict))
-	verdicts := []string{config.VerdictClean, config.VerdictPoisoned}
-	if !slices.Contains(verdicts, verdict) {
-		return config.Judgement{}, &ReplyError{Field: "verdict", Got: clip(r.Verdict, 80), Want: "poisoned or clean", Hint: textdist.Nearest(verdict, verdicts)}
+	if !slices.Contains(config.Verdicts(), verdict) {
+		return config.Judgement{}, &ReplyError{Field: "verdict", Got: clip(r.Verdict, 80), Want: "poisoned or clean", Hint: textdist.Nearest(verdict, config.Verdicts())}
 	}
 	if verdict == config.VerdictClean {
 		return config.Judgement{Verdict: verdict}, nil
