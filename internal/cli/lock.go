@@ -34,11 +34,11 @@ type LockReport struct {
 	Issues []mcpfleet.PinIssue `json:"issues,omitempty"`
 	// Software lists kinds whose server software differs from the lock's.
 	Software []mcpfleet.SoftwareChange `json:"software,omitempty"`
-	// Judged counts the definitions --judge judged on this run, by the
-	// model JudgedBy; Poisoned are those it judged poisoned, and
-	// NotJudged those it could not judge (they keep no verdict).
+	// Judged counts the definitions --judge judged on this run;
+	// Poisoned are the lock's definitions a model judged poisoned (on
+	// this run or before), and NotJudged those this run could not judge
+	// (they keep no verdict).
 	Judged    int          `json:"judged,omitempty"`
-	JudgedBy  string       `json:"judged_by,omitempty"`
 	Poisoned  []JudgedTool `json:"poisoned,omitempty"`
 	NotJudged []string     `json:"not_judged,omitempty"`
 }
@@ -171,12 +171,11 @@ func judgeLock(ctx context.Context, jd *judge.Judge, lock *config.Lock, rep *Loc
 		for _, tool := range slices.Sorted(maps.Keys(lock.Kinds[kind].Tools)) {
 			if j := lock.Kinds[kind].Tools[tool].Judged; j != nil && j.Verdict == config.VerdictPoisoned {
 				rep.Poisoned = append(rep.Poisoned, JudgedTool{Kind: kind, Tool: tool, Judgement: *j})
-				rep.JudgedBy = cmp.Or(rep.JudgedBy, j.By)
 			}
 		}
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("lock --judge: %d definitions not judged (they keep no verdict; run mcpfleet lock --judge again): %w", len(errs), errors.Join(errs...))
+		return fmt.Errorf("lock --judge: %d definitions not judged (listed with the output); they keep no verdict, and mcpfleet lock --judge asks again for them alone", len(errs))
 	}
 	return nil
 }
