@@ -2,14 +2,12 @@ package judge_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/mcpfleet/mcpfleet/adapters/eino/judge"
 	"github.com/mcpfleet/mcpfleet/adapters/eino/openai"
@@ -88,48 +86,39 @@ func TestJudgeCorpora(t *testing.T) {
 	sets = append(sets, fx)
 
 	reached := false
-	var mu sync.Mutex
 	for _, s := range sets {
-		verdicts := make([]*config.Judgement, len(s.defs))
-		errs := make([]error, len(s.defs))
-		var g errgroup.Group
-		g.SetLimit(parallel)
+		// Each set is judged as a lock of one kind, a tool per line, by
+		// the code lock --judge runs.
+		tools := make(map[string]config.LockedTool, len(s.defs))
 		for i, d := range s.defs {
-			g.Go(func() error {
-				v, err := j.Judge(t.Context(), d)
-				if err != nil {
-					errs[i] = err
-					return nil
-				}
-				verdicts[i] = &v
-				mu.Lock()
-				reached = true
-				mu.Unlock()
-				return nil
-			})
+			tools[fmt.Sprintf("%05d", i+1)] = config.LockedTool{Definition: d}
 		}
-		g.Wait()
-		hits, failed := 0, 0
-		for i, v := range verdicts {
+		lock := &config.Lock{Kinds: map[string]config.LockedKind{"set": {Tools: tools}}}
+		judged, errs := j.JudgeLock(t.Context(), lock, parallel)
+		reached = reached || judged > 0
+		for _, err := range errs {
+			t.Logf("%s: no verdict: %v", s.name, err)
+		}
+		hits := 0
+		for i, d := range s.defs {
+			v := tools[fmt.Sprintf("%05d", i+1)].Judged
 			switch {
 			case v == nil:
-				failed++
-				t.Logf("%s #%d: no verdict: %v", s.name, i+1, errs[i])
 			case v.Verdict == config.VerdictPoisoned:
 				hits++
 				if !s.poisoned {
-					t.Logf("%s #%d: flagged (%s, %q): %.200s", s.name, i+1, v.Class, v.Evidence, s.defs[i])
+					t.Logf("%s #%d: flagged (%s, %q): %.200s", s.name, i+1, v.Class, v.Evidence, d)
 				}
 			case s.poisoned:
-				t.Logf("%s #%d: missed: %.200s", s.name, i+1, s.defs[i])
+				t.Logf("%s #%d: missed: %.200s", s.name, i+1, d)
 			}
 		}
 		what := "flagged"
 		if s.poisoned {
 			what = "caught"
 		}
-		t.Logf("set %s: %s %d of %d (%.1f%%), %d without a verdict", s.name, what, hits, len(s.defs)-failed,
-			100*float64(hits)/float64(max(1, len(s.defs)-failed)), failed)
+		t.Logf("set %s: %s %d of %d (%.1f%%), %d without a verdict", s.name, what, hits, judged,
+			100*float64(hits)/float64(max(1, judged)), len(errs))
 	}
 	if !reached {
 		t.Fatalf("no verdict at all from %s at %s", mc.Model, mc.BaseURL)
